@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Builds the local control-plane binaries for integration tests from the Go module proxy, with
+# the ordinary `go` command (no Docker, no binary downloads):
+#   kube-apiserver, kube-controller-manager, kube-scheduler  (k8s.io/kubernetes, via a wrapper module)
+#   etcd                                                     (go.etcd.io/etcd/server/v3, via a wrapper module)
+#   kwok + its stage YAMLs                                   (sigs.k8s.io/kwok, go install)
+# Binaries are cached per component and version under $STINT_TESTBIN_DIR (default
+# ~/.cache/stint/testbin/<component>-<version>/); a run with the cache present is a no-op.
+# Wrapper go.mod files are generated in a temporary directory and removed afterwards.
+# Set STINT_TESTBIN_KUBECTL=1 to also build a matching kubectl (not needed: any kubectl works).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$HERE/versions.sh"
+
+export GOTOOLCHAIN="${GOTOOLCHAIN:-local}" CGO_ENABLED=0 GOFLAGS="-buildvcs=false"
+NICE="nice -n 10"
+WANT_KUBECTL="${STINT_TESTBIN_KUBECTL:-0}"
+
+log() { echo "testbin: $*" >&2; }
+die() { echo "testbin: ERROR: $*" >&2; exit 1; }
+command -v go >/dev/null || die "go is not on PATH"
+
+kube_done()  { [ -f "$STINT_KUBE_BIN/.stamp" ] && { [ "$WANT_KUBECTL" != 1 ] || [ -x "$STINT_KUBE_BIN/kubectl" ]; }; }
+etcd_done()  { [ -f "$STINT_ETCD_BIN/.stamp" ]; }
+kwok_done()  { [ -f "$STINT_KWOK_BIN/.stamp" ]; }
+
+print_paths() {
+  echo "kube-apiserver, kube-controller-manager, kube-scheduler $STINT_KUBE_VERSION: $STINT_KUBE_BIN"
+  echo "etcd $STINT_ETCD_VERSION: $STINT_ETCD_BIN"
+  echo "kwok $STINT_KWOK_VERSION (+ stages/): $STINT_KWOK_BIN"
+}
+
+if kube_done && etcd_done && kwok_done; then
+  print_paths
+  exit 0
+fi
+
+mkdir -p "$STINT_TESTBIN_DIR"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/stint-testbin.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+# go mod download -json prints e.g.  "GoMod": "/root/go/pkg/mod/cache/download/.../v1.36.3.mod",
+json_field() { sed -n "s/^[[:space:]]*\"$1\": \"\(.*\)\",\{0,1\}\$/\1/p"; }
+
+# Build into <dir>.tmp, then rename, so an interrupted build never looks complete.
+begin() { rm -rf "$1.tmp"; mkdir -p "$1.tmp"; }
+finish() { echo "$2" > "$1.tmp/.stamp"; rm -rf "$1"; mv "$1.tmp" "$1"; }
+
+build_kube() {
+  local v="$STINT_KUBE_VERSION" out="$STINT_KUBE_BIN.tmp" src="$WORK/kube"
+  local sv="v0.${v#v1.}" minor; minor="$(echo "$v" | cut -d. -f2)"
+  log "building kube-apiserver, kube-controller-manager, kube-scheduler $v (staging modules $sv)"
+  begin "$STINT_KUBE_BIN"
+  mkdir -p "$src" && cd "$src"
+  go mod init local/stint-k8s-testbin >/dev/null 2>&1
+  local gomod; gomod="$(go mod download -json "k8s.io/kubernetes@$v" | json_field GoMod)"
+  [ -f "$gomod" ] || die "could not download k8s.io/kubernetes@$v"
+  # k8s.io/kubernetes requires its staging modules at v0.0.0 and replaces them with ./staging/...;
+  # replace directives only apply in the main module, so replace each one with its published v0.Y.Z.
+  local staging; staging="$(sed -nE 's#^[[:space:]]*(replace[[:space:]]+)?([^[:space:]]+)[[:space:]]+=>[[:space:]]+\./staging/src/.*#\2#p' "$gomod" | sort -u)"
+  [ -n "$staging" ] || die "no staging modules found in $gomod"
+  local m args=()
+  for m in $staging; do args+=("-replace=$m=$m@$sv"); done
+  go mod edit "${args[@]}" -go="$(sed -nE 's/^go ([0-9.]+).*/\1/p' "$gomod")" -require="k8s.io/kubernetes@$v"
+  grep -E '^godebug default=' "$gomod" >> go.mod || true
+  local cmds=(k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
+  [ "$WANT_KUBECTL" = 1 ] && cmds+=(k8s.io/kubernetes/cmd/kubectl)
+  { echo '//go:build tools'; echo 'package tools'; echo 'import ('
+    for m in "${cmds[@]}"; do echo "	_ \"$m\""; done; echo ')'; } > tools.go
+  $NICE go mod tidy
+  local now ldf p; now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"; ldf="-s -w"
+  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ldf="$ldf -X $p.gitVersion=$v -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean -X $p.gitCommit=$v -X $p.buildDate=$now"
+  done
+  $NICE go build -trimpath -tags=selinux,notest -ldflags="$ldf" -o "$out/" "${cmds[@]}"
+  "$out/kube-apiserver" --version >&2
+  cd - >/dev/null
+  finish "$STINT_KUBE_BIN" "k8s.io/kubernetes $v"
+}
+
+build_etcd() {
+  local v="$STINT_ETCD_VERSION" out="$STINT_ETCD_BIN.tmp" src="$WORK/etcd"
+  log "building etcd $v"
+  begin "$STINT_ETCD_BIN"
+  mkdir -p "$src" && cd "$src"
+  go mod init local/stint-etcd-testbin >/dev/null 2>&1
+  go mod edit -require="go.etcd.io/etcd/server/v3@$v"
+  printf '//go:build tools\npackage tools\nimport _ "go.etcd.io/etcd/server/v3"\n' > tools.go
+  # `go install go.etcd.io/etcd/server/v3@v` is refused (server/go.mod has replace directives);
+  # its published requirements are real versions, so a wrapper module needs no replace lines.
+  $NICE go mod tidy
+  $NICE go build -trimpath -ldflags="-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$v" -o "$out/etcd" go.etcd.io/etcd/server/v3
+  "$out/etcd" --version >&2
+  cd - >/dev/null
+  finish "$STINT_ETCD_BIN" "go.etcd.io/etcd/server/v3 $v"
+}
+
+build_kwok() {
+  local v="$STINT_KWOK_VERSION" out="$STINT_KWOK_BIN.tmp"
+  log "building kwok $v"
+  begin "$STINT_KWOK_BIN"
+  GOBIN="$out" $NICE go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kwok/cmd/kwok@$v"
+  # Stage YAMLs ship inside the module; take them from the same version as the binary.
+  local dir; dir="$(cd "$WORK" && go mod download -json "sigs.k8s.io/kwok@$v" | json_field Dir)"
+  [ -d "$dir/kustomize/stage" ] || die "no kustomize/stage in sigs.k8s.io/kwok@$v ($dir)"
+  mkdir -p "$out/stages"
+  cp -r "$dir/kustomize/stage/." "$out/stages/"
+  chmod -R u+w "$out/stages"
+  "$out/kwok" --version >&2 || true
+  finish "$STINT_KWOK_BIN" "sigs.k8s.io/kwok $v"
+}
+
+t0=$SECONDS
+etcd_done || build_etcd
+kwok_done || build_kwok
+kube_done || build_kube
+log "done in $((SECONDS - t0)) s"
+print_paths

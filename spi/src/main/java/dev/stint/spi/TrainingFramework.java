@@ -1,0 +1,91 @@
+package dev.stint.spi;
+
+import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A training framework: one job kind that Stint runs. The engine in Stint's core owns everything generic (pods,
+ * services, names, labels, restart and run policies, suspend and resume, conditions, events); a framework only says
+ * what its kind looks like, wires one replica's pod, and judges success.
+ *
+ * <p>Built-in frameworks are found with {@link java.util.ServiceLoader}; third-party ones come as plugin jars with the
+ * same {@code META-INF/services/dev.stint.spi.TrainingFramework} entry. Implementations must be stateless and
+ * thread-safe, and every method must be a pure function of its arguments: the engine calls them on every reconcile.
+ * A method that throws fails only the job being reconciled.
+ *
+ * @param <J> the custom resource class of the kind
+ */
+public interface TrainingFramework<J extends TrainingJob<?>> {
+
+  /** A stable short name ({@code pytorch}): the registry key, used in logs, metrics and {@code --frameworks}. */
+  String name();
+
+  /** The custom resource class; its {@code @Group}, {@code @Version} and {@code @Kind} name the kind. */
+  Class<J> jobType();
+
+  /** The replica types of the kind, in the order the engine evaluates and creates them ({@code Master, Worker}). */
+  List<String> replicaTypes();
+
+  /** Per-kind defaults: default container, port and restart policy. */
+  FrameworkDefaults defaults();
+
+  /**
+   * The value of the {@code training.kubeflow.org/operator-name} label on the kind's pods and services. Defaults to
+   * {@code <kind in lower case>-controller}, as the Kubeflow training operator names its controllers.
+   */
+  default String controllerName() {
+    return HasMetadata.getKind(jobType()).toLowerCase(Locale.ROOT) + "-controller";
+  }
+
+  /** The {@code runPolicy.managedBy} value that means "reconciled by this operator". */
+  default String managedByValue() {
+    return "kubeflow.org/training-operator";
+  }
+
+  /**
+   * Semantic checks the CRD schema cannot express. Each message names the field, for example
+   * {@code spec.pytorchReplicaSpecs.Master.replicas: must be 1}. A job with errors gets {@code Failed=True} with
+   * these messages, and no pods.
+   */
+  default List<String> validate(J job) {
+    return List.of();
+  }
+
+  /**
+   * Whether a replica carries the {@code training.kubeflow.org/job-role=master} label (for example the PyTorch
+   * {@code Master}, or {@code Worker} 0 when there is no Master).
+   */
+  boolean isLeader(J job, ReplicaId replica);
+
+  /**
+   * Wires one replica's pod: environment, init containers, volumes. The pod arrives built from the replica's
+   * template, with its name, labels, restart policy and default port already set; the framework adds to it.
+   */
+  void wire(J job, ReplicaId replica, Pod pod);
+
+  /** The default success policy of this job (used when the job sets no success rules). */
+  SuccessPolicy successPolicy(J job);
+
+  /**
+   * Objects besides pods and services that the job needs while it runs (for example an autoscaler). The engine
+   * creates them with an owner reference to the job, keeps them equal to what this method returns, and deletes them
+   * when the job is suspended or finished. Each object must have a name; its namespace is set by the engine.
+   */
+  default List<HasMetadata> supportingResources(J job) {
+    return List.of();
+  }
+
+  /** The kinds {@link #supportingResources} may return, so that the engine can find and delete them. */
+  default List<Class<? extends HasMetadata>> supportingResourceTypes() {
+    return List.of();
+  }
+
+  /** Convenience for implementations: the replica spec of a type, or null. */
+  default ReplicaSpec replicaSpec(J job, String type) {
+    var specs = job.getSpec() == null ? null : job.getSpec().replicaSpecs();
+    return specs == null ? null : specs.get(type);
+  }
+}

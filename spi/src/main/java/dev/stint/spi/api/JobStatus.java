@@ -1,0 +1,76 @@
+package dev.stint.spi.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** {@code status} of every kind: the Kubeflow v1 {@code JobStatus}, plus Stint's optional additions. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class JobStatus {
+  private List<JobCondition> conditions;
+  private Map<String, ReplicaStatus> replicaStatuses;
+  private String startTime;
+  private String completionTime;
+  private String lastReconcileTime;
+  private Integer suspensions;
+  private Long observedGeneration;
+
+  public List<JobCondition> getConditions() { return conditions; }
+  public void setConditions(List<JobCondition> conditions) { this.conditions = conditions; }
+  public Map<String, ReplicaStatus> getReplicaStatuses() { return replicaStatuses; }
+  public void setReplicaStatuses(Map<String, ReplicaStatus> v) { this.replicaStatuses = v; }
+  public String getStartTime() { return startTime; }
+  public void setStartTime(String startTime) { this.startTime = startTime; }
+  public String getCompletionTime() { return completionTime; }
+  public void setCompletionTime(String completionTime) { this.completionTime = completionTime; }
+  public String getLastReconcileTime() { return lastReconcileTime; }
+  public void setLastReconcileTime(String lastReconcileTime) { this.lastReconcileTime = lastReconcileTime; }
+  /** How many times the job was suspended while it had started (a Stint addition). */
+  public Integer getSuspensions() { return suspensions; }
+  public void setSuspensions(Integer suspensions) { this.suspensions = suspensions; }
+  /** The {@code metadata.generation} this status was computed from (a Stint addition). */
+  public Long getObservedGeneration() { return observedGeneration; }
+  public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
+
+  /** The condition of a type, if present. */
+  public Optional<JobCondition> condition(String type) {
+    if (conditions == null) return Optional.empty();
+    return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  /** True when a condition of this type has status True. */
+  public boolean isTrue(String type) { return condition(type).map(JobCondition::isTrue).orElse(false); }
+
+  /** A deep copy, so that a decision never mutates the observed object. */
+  public JobStatus copy() {
+    JobStatus s = new JobStatus();
+    if (conditions != null) {
+      s.conditions = new ArrayList<>();
+      conditions.forEach(c -> s.conditions.add(c.copy()));
+    }
+    if (replicaStatuses != null) {
+      s.replicaStatuses = new LinkedHashMap<>();
+      replicaStatuses.forEach((k, v) -> s.replicaStatuses.put(k, v.copy()));
+    }
+    s.startTime = startTime;
+    s.completionTime = completionTime;
+    s.lastReconcileTime = lastReconcileTime;
+    s.suspensions = suspensions;
+    s.observedGeneration = observedGeneration;
+    return s;
+  }
+
+  @Override public boolean equals(Object o) {
+    if (!(o instanceof JobStatus s)) return false;
+    return Objects.equals(conditions, s.conditions) && Objects.equals(replicaStatuses, s.replicaStatuses)
+        && Objects.equals(startTime, s.startTime) && Objects.equals(completionTime, s.completionTime)
+        && Objects.equals(lastReconcileTime, s.lastReconcileTime) && Objects.equals(suspensions, s.suspensions)
+        && Objects.equals(observedGeneration, s.observedGeneration);
+  }
+
+  @Override public int hashCode() { return Objects.hash(conditions, replicaStatuses, startTime, completionTime); }
+}

@@ -1,0 +1,65 @@
+package dev.stint.spi.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import java.util.Objects;
+
+/**
+ * {@code status.replicaStatuses.<type>}. Zero counts are omitted from JSON, as upstream does; {@code terminating}
+ * and {@code restarts} are Stint additions.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ReplicaStatus {
+  private Integer active;
+  private Integer succeeded;
+  private Integer failed;
+  private Integer terminating;
+  private Integer restarts;
+  private LabelSelector labelSelector;
+  private String selector;
+
+  public Integer getActive() { return active; }
+  public void setActive(Integer active) { this.active = nullIfZero(active); }
+  public Integer getSucceeded() { return succeeded; }
+  public void setSucceeded(Integer succeeded) { this.succeeded = nullIfZero(succeeded); }
+  public Integer getFailed() { return failed; }
+  public void setFailed(Integer failed) { this.failed = nullIfZero(failed); }
+  public Integer getTerminating() { return terminating; }
+  public void setTerminating(Integer terminating) { this.terminating = nullIfZero(terminating); }
+  /** Pods of this type deleted and recreated by Stint after a retryable failure (counts toward backoffLimit). */
+  public Integer getRestarts() { return restarts; }
+  public void setRestarts(Integer restarts) { this.restarts = nullIfZero(restarts); }
+  public LabelSelector getLabelSelector() { return labelSelector; }
+  public void setLabelSelector(LabelSelector labelSelector) { this.labelSelector = labelSelector; }
+  public String getSelector() { return selector; }
+  public void setSelector(String selector) { this.selector = selector; }
+
+  public int active() { return active == null ? 0 : active; }
+  public int succeeded() { return succeeded == null ? 0 : succeeded; }
+  public int failed() { return failed == null ? 0 : failed; }
+  public int terminating() { return terminating == null ? 0 : terminating; }
+  public int restarts() { return restarts == null ? 0 : restarts; }
+
+  private static Integer nullIfZero(Integer v) { return v == null || v == 0 ? null : v; }
+
+  public ReplicaStatus copy() {
+    ReplicaStatus r = new ReplicaStatus();
+    r.active = active; r.succeeded = succeeded; r.failed = failed; r.terminating = terminating;
+    r.restarts = restarts; r.labelSelector = labelSelector; r.selector = selector;
+    return r;
+  }
+
+  @Override public boolean equals(Object o) {
+    if (!(o instanceof ReplicaStatus r)) return false;
+    return active() == r.active() && succeeded() == r.succeeded() && failed() == r.failed()
+        && terminating() == r.terminating() && restarts() == r.restarts()
+        && Objects.equals(labelSelector, r.labelSelector) && Objects.equals(selector, r.selector);
+  }
+
+  @Override public int hashCode() { return Objects.hash(active(), succeeded(), failed(), selector); }
+
+  @Override public String toString() {
+    return "{active=" + active() + ", succeeded=" + succeeded() + ", failed=" + failed()
+        + ", terminating=" + terminating() + ", restarts=" + restarts() + "}";
+  }
+}

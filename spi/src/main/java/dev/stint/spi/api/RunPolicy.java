@@ -1,0 +1,63 @@
+package dev.stint.spi.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** {@code spec.runPolicy}: the Kubeflow v1 run policy, shared by every kind, plus Stint's optional additions. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(oldSelf.managedBy) || (has(self.managedBy) && self.managedBy == oldSelf.managedBy)",
+    message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid", fieldPath = ".managedBy")
+@ValidationRule(value = "has(oldSelf.managedBy) || !has(self.managedBy)",
+    message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid", fieldPath = ".managedBy")
+public class RunPolicy {
+
+  @JsonPropertyDescription("What to delete once the job has finished: None (default), Running or All.")
+  @ValidationRule(value = "self in ['', 'None', 'Running', 'All']",
+      message = "spec.runPolicy.cleanPodPolicy must be one of None, Running, All")
+  private String cleanPodPolicy;
+
+  @JsonPropertyDescription("Seconds after the job finished before the job object is deleted.")
+  @Min(0)
+  private Integer ttlSecondsAfterFinished;
+
+  @JsonPropertyDescription("Seconds of continuous running (since startTime) after which the job fails.")
+  @Min(0)
+  private Long activeDeadlineSeconds;
+
+  @JsonPropertyDescription("Number of retries (pod recreations and container restarts) before the job fails.")
+  @Min(0)
+  private Integer backoffLimit;
+
+  private SchedulingPolicy schedulingPolicy;
+
+  @JsonPropertyDescription("Suspend the job: delete its pods, keep the job; resuming recreates them from the current templates.")
+  @Default("false")
+  private Boolean suspend;
+
+  @JsonPropertyDescription("The controller that reconciles this job: kubeflow.org/training-operator (Stint) or "
+      + "kueue.x-k8s.io/multikueue. Immutable.")
+  @ValidationRule(value = "self in ['kubeflow.org/training-operator', 'kueue.x-k8s.io/multikueue']",
+      message = "spec.runPolicy.managedBy must be kubeflow.org/training-operator or kueue.x-k8s.io/multikueue")
+  private String managedBy;
+
+  public String getCleanPodPolicy() { return cleanPodPolicy; }
+  public void setCleanPodPolicy(String cleanPodPolicy) { this.cleanPodPolicy = cleanPodPolicy; }
+  public Integer getTtlSecondsAfterFinished() { return ttlSecondsAfterFinished; }
+  public void setTtlSecondsAfterFinished(Integer v) { this.ttlSecondsAfterFinished = v; }
+  public Long getActiveDeadlineSeconds() { return activeDeadlineSeconds; }
+  public void setActiveDeadlineSeconds(Long v) { this.activeDeadlineSeconds = v; }
+  public Integer getBackoffLimit() { return backoffLimit; }
+  public void setBackoffLimit(Integer backoffLimit) { this.backoffLimit = backoffLimit; }
+  public SchedulingPolicy getSchedulingPolicy() { return schedulingPolicy; }
+  public void setSchedulingPolicy(SchedulingPolicy v) { this.schedulingPolicy = v; }
+  public Boolean getSuspend() { return suspend; }
+  public void setSuspend(Boolean suspend) { this.suspend = suspend; }
+  public String getManagedBy() { return managedBy; }
+  public void setManagedBy(String managedBy) { this.managedBy = managedBy; }
+
+  /** True when {@code suspend} is set to true. */
+  public boolean suspended() { return Boolean.TRUE.equals(suspend); }
+}
