@@ -83,6 +83,13 @@ public interface TrainingFramework<J extends TrainingJob<?>> {
     return List.of();
   }
 
+  /**
+   * The condition messages of this job. Defaults to {@link JobMessages#standard} ({@code <Kind> <name> is running.}).
+   */
+  default JobMessages messages(J job) {
+    return JobMessages.standard(HasMetadata.getKind(jobType()), job.getMetadata().getName());
+  }
+
   /** Convenience for implementations: the replica spec of a type, or null. */
   default ReplicaSpec replicaSpec(J job, String type) {
     var specs = job.getSpec() == null ? null : job.getSpec().replicaSpecs();

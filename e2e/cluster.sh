@@ -1,0 +1,289 @@
+#!/usr/bin/env bash
+# A local Kubernetes control plane for integration tests, from the binaries e2e/testbin.sh builds:
+# etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok (fake nodes and pods).
+#
+#   e2e/cluster.sh up       start it in the background (idempotent); waits until the API server
+#                           is ready, the kwok nodes are Ready and default/default ServiceAccount exists
+#   e2e/cluster.sh down     stop it and delete its state (idempotent)
+#   e2e/cluster.sh status   exit 0 if it is up and healthy
+#   e2e/cluster.sh env      print `export KUBECONFIG=...`
+#
+# Environment:
+#   STINT_CLUSTER_DIR     state, logs, PKI, kubeconfig (default ~/.cache/stint/cluster)
+#   STINT_KWOK_NODES      number of fake nodes (default 4)
+#   STINT_KWOK_NODE_CPU / STINT_KWOK_NODE_MEMORY / STINT_KWOK_NODE_PODS   node capacity (32 / 256Gi / 110)
+#   STINT_KCM_CONTROLLERS kube-controller-manager --controllers (default: see KCM_CONTROLLERS below)
+#   STINT_APISERVER_EXTRA_ARGS  extra kube-apiserver flags (space separated)
+#   STINT_UP_TIMEOUT      seconds to wait for each readiness step (default 180)
+#   KUBECTL               kubectl to use (default: kubectl on PATH)
+# The admin kubeconfig (user "admin", group system:masters, RSA client cert, data inlined) is
+# $STINT_CLUSTER_DIR/kubeconfig.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$HERE/versions.sh"
+
+DIR="$STINT_CLUSTER_DIR"
+KCFG="$DIR/kubeconfig"
+PKI="$DIR/pki"
+LOGS="$DIR/logs"
+PIDS="$DIR/pids"
+NODES="${STINT_KWOK_NODES:-4}"
+TIMEOUT="${STINT_UP_TIMEOUT:-180}"
+KUBECTL="${KUBECTL:-kubectl}"
+KCM_CONTROLLERS="${STINT_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,job-controller,ttl-after-finished-controller,endpoints-controller,endpointslice-controller}"
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+
+log() { echo "cluster: $*" >&2; }
+k() { "$KUBECTL" --kubeconfig="$KCFG" "$@"; }
+
+bin_of() {
+  case "$1" in
+    etcd) echo "$STINT_ETCD_BIN/etcd" ;;
+    kwok) echo "$STINT_KWOK_BIN/kwok" ;;
+    *) echo "$STINT_KUBE_BIN/$1" ;;
+  esac
+}
+
+# pid of a component if it is alive and still runs our binary (guards against pid reuse)
+live_pid() {
+  local f="$PIDS/$1" pid
+  [ -f "$f" ] || return 1
+  pid="$(cat "$f")"
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
+  tr '\0' '\n' < "/proc/$pid/cmdline" | head -1 | grep -qxF "$(bin_of "$1")" || return 1
+  echo "$pid"
+}
+
+tail_log() { [ -f "$LOGS/$1.log" ] && { echo "----- tail of $LOGS/$1.log -----" >&2; tail -n "${2:-40}" "$LOGS/$1.log" >&2; }; return 0; }
+
+fail() { # message [component whose log to show]
+  log "ERROR: $1"
+  if [ -n "${2:-}" ]; then tail_log "$2"; else local c; for c in "${COMPONENTS[@]}"; do live_pid "$c" >/dev/null || tail_log "$c" 20; done; fi
+  exit 1
+}
+
+# wait_until <seconds> <component-to-blame> <command...>: also fails fast when that component dies
+wait_until() {
+  local t="$1" who="$2"; shift 2
+  local end=$((SECONDS + t))
+  until "$@" >/dev/null 2>&1; do
+    if [ -n "$who" ] && ! live_pid "$who" >/dev/null; then fail "$who exited while waiting for: $*" "$who"; fi
+    [ $SECONDS -lt $end ] || fail "timed out after ${t}s waiting for: $*" "$who"
+    sleep 0.5
+  done
+}
+
+port_free() { ! ss -Htln "sport = :$1" 2>/dev/null | grep -q .; }
+free_port() {
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 30000))
+    port_free "$p" && ! grep -qx "$p" "$DIR/.ports" 2>/dev/null && { echo "$p" >> "$DIR/.ports"; echo "$p"; return; }
+  done
+}
+
+start() { # name binary args...
+  local name="$1"; shift
+  # setsid: own session, so the processes outlive the calling shell and its job control
+  setsid "$@" > "$LOGS/$name.log" 2>&1 < /dev/null &
+  echo $! > "$PIDS/$name"
+}
+
+pki() {
+  mkdir -p "$PKI"
+  local o="openssl"
+  $o req -x509 -newkey rsa:2048 -nodes -days 365 -subj "/CN=stint-test-ca" -keyout "$PKI/ca.key" -out "$PKI/ca.crt" \
+    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" 2>/dev/null
+  cert() { # name subject extensions
+    $o req -newkey rsa:2048 -nodes -subj "$2" -keyout "$PKI/$1.key" -out "$PKI/$1.csr" 2>/dev/null
+    printf '%b' "$3" > "$PKI/$1.ext"
+    $o x509 -req -in "$PKI/$1.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" -CAcreateserial -days 365 \
+      -extfile "$PKI/$1.ext" -out "$PKI/$1.crt" 2>/dev/null
+  }
+  cert apiserver "/CN=kube-apiserver" \
+    "subjectAltName=DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:127.0.0.1,IP:10.96.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
+  cert admin "/O=system:masters/CN=admin" "extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
+  $o genrsa -out "$PKI/sa.key" 2048 2>/dev/null
+  $o rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>/dev/null
+}
+
+write_kubeconfig() {
+  local b64="base64 -w0"
+  cat > "$KCFG.tmp" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: stint
+  cluster:
+    server: https://127.0.0.1:$APISERVER_PORT
+    certificate-authority-data: $($b64 < "$PKI/ca.crt")
+users:
+- name: admin
+  user:
+    client-certificate-data: $($b64 < "$PKI/admin.crt")
+    client-key-data: $($b64 < "$PKI/admin.key")
+contexts:
+- name: stint
+  context: {cluster: stint, user: admin}
+current-context: stint
+EOF
+  chmod 600 "$KCFG.tmp"; mv "$KCFG.tmp" "$KCFG"
+}
+
+healthy() { # quick check used by status and by an idempotent up
+  local c
+  for c in "${COMPONENTS[@]}"; do live_pid "$c" >/dev/null || return 1; done
+  [ -f "$KCFG" ] && [ -f "$DIR/ports.env" ] || return 1
+  . "$DIR/ports.env"
+  curl -sf --max-time 5 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
+    "https://127.0.0.1:$APISERVER_PORT/readyz" >/dev/null
+}
+
+apiserver_ready() { curl -sf --max-time 5 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" "https://127.0.0.1:$APISERVER_PORT/readyz"; }
+
+nodes_yaml() {
+  local i cpu="${STINT_KWOK_NODE_CPU:-32}" mem="${STINT_KWOK_NODE_MEMORY:-256Gi}" pods="${STINT_KWOK_NODE_PODS:-110}"
+  for ((i = 0; i < NODES; i++)); do cat <<EOF
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-$i
+  annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
+  labels: {kubernetes.io/hostname: kwok-node-$i, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok}
+status:
+  allocatable: {cpu: "$cpu", memory: "$mem", pods: "$pods"}
+  capacity: {cpu: "$cpu", memory: "$mem", pods: "$pods"}
+---
+EOF
+  done
+}
+
+ready_node_count() {
+  k get nodes -l type=kwok -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' 2>/dev/null | grep -c '^True$' || true
+}
+all_nodes_ready() { [ "$(ready_node_count)" -ge "$NODES" ]; }
+
+cmd_down() {
+  local c pid i stopped=0
+  for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do
+    c="${COMPONENTS[$i]}"
+    if pid="$(live_pid "$c")"; then kill -TERM "$pid" 2>/dev/null || true; stopped=1; fi
+  done
+  for c in "${COMPONENTS[@]}"; do
+    for _ in $(seq 40); do live_pid "$c" >/dev/null || break; sleep 0.25; done
+    if pid="$(live_pid "$c")"; then log "$c ($pid) ignored SIGTERM, killing"; kill -KILL "$pid" 2>/dev/null || true; fi
+    rm -f "$PIDS/$c"
+  done
+  if [ -f "$DIR/etcd-data-dir" ]; then rm -rf "$(cat "$DIR/etcd-data-dir")"; rm -f "$DIR/etcd-data-dir"; fi
+  rm -f "$DIR/ports.env" "$DIR/.ports" "$KCFG"
+  [ $stopped = 1 ] && log "stopped" || log "not running"
+}
+
+cmd_up() {
+  if healthy; then
+    log "already up"
+    echo "KUBECONFIG=$KCFG"
+    return 0
+  fi
+  cmd_down >/dev/null 2>&1 || true
+  local t0=$SECONDS c
+  for c in "${COMPONENTS[@]}"; do
+    [ -x "$(bin_of "$c")" ] || fail "missing $(bin_of "$c"): run e2e/testbin.sh first"
+  done
+  command -v "$KUBECTL" >/dev/null || fail "kubectl not found (set KUBECTL)"
+  mkdir -p "$DIR" "$LOGS" "$PIDS"
+  rm -f "$LOGS"/*.log "$DIR/.ports"
+  rm -rf "$PKI"; pki
+
+  ETCD_PORT=$(free_port); ETCD_PEER_PORT=$(free_port); APISERVER_PORT=$(free_port)
+  KCM_PORT=$(free_port); SCHEDULER_PORT=$(free_port); KWOK_PORT=$(free_port)
+  printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPISERVER_PORT=%s\nKCM_PORT=%s\nSCHEDULER_PORT=%s\nKWOK_PORT=%s\n' \
+    "$ETCD_PORT" "$ETCD_PEER_PORT" "$APISERVER_PORT" "$KCM_PORT" "$SCHEDULER_PORT" "$KWOK_PORT" > "$DIR/ports.env"
+  write_kubeconfig
+
+  # etcd on tmpfs when there is one, without fsync: test data only
+  local etcd_data
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then etcd_data="$(mktemp -d /dev/shm/stint-etcd.XXXXXX)"; else etcd_data="$DIR/etcd-data"; mkdir -p "$etcd_data"; fi
+  echo "$etcd_data" > "$DIR/etcd-data-dir"
+  start etcd "$(bin_of etcd)" --name=stint --data-dir="$etcd_data" \
+    --listen-client-urls="http://127.0.0.1:$ETCD_PORT" --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster="stint=http://127.0.0.1:$ETCD_PEER_PORT" --unsafe-no-fsync=true \
+    --quota-backend-bytes=8589934592 --log-level=warn
+  wait_until "$TIMEOUT" etcd curl -sf --max-time 2 "http://127.0.0.1:$ETCD_PORT/health"
+
+  # shellcheck disable=SC2086
+  start kube-apiserver "$(bin_of kube-apiserver)" \
+    --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" \
+    --cert-dir="$DIR/apiserver-certs" --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
+    --client-ca-file="$PKI/ca.crt" --authorization-mode=RBAC --allow-privileged=true \
+    --service-cluster-ip-range=10.96.0.0/16 \
+    --service-account-issuer="https://127.0.0.1:$APISERVER_PORT" \
+    --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
+    --disable-admission-plugins=TaintNodesByCondition \
+    ${STINT_APISERVER_EXTRA_ARGS:-}
+  wait_until "$TIMEOUT" kube-apiserver apiserver_ready
+
+  start kube-controller-manager "$(bin_of kube-controller-manager)" \
+    --kubeconfig="$KCFG" --authentication-kubeconfig="$KCFG" --authorization-kubeconfig="$KCFG" \
+    --leader-elect=false --bind-address=127.0.0.1 --secure-port="$KCM_PORT" \
+    --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
+    --use-service-account-credentials=false --kube-api-qps=200 --kube-api-burst=400 \
+    --controllers="$KCM_CONTROLLERS"
+
+  cat > "$DIR/scheduler.yaml" <<EOF
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection: {kubeconfig: "$KCFG", qps: 200, burst: 400}
+leaderElection: {leaderElect: false}
+EOF
+  start kube-scheduler "$(bin_of kube-scheduler)" --config="$DIR/scheduler.yaml" \
+    --authentication-kubeconfig="$KCFG" --authorization-kubeconfig="$KCFG" \
+    --bind-address=127.0.0.1 --secure-port="$SCHEDULER_PORT"
+
+  # kwok: node stages and pod-ready/pod-delete from kwok's own module, plus Stint's exit-code stages
+  local st="$STINT_KWOK_BIN/stages"
+  { for f in node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease pod/fast/pod-ready pod/fast/pod-delete; do
+      cat "$st/$f.yaml"; echo "---"; done
+    cat "$HERE/kwok-stages.yaml"; } > "$DIR/kwok.yaml"
+  mkdir -p "$DIR/kwok-home"
+  HOME="$DIR/kwok-home" start kwok "$(bin_of kwok)" --kubeconfig="$KCFG" --config="$DIR/kwok.yaml" \
+    --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
+    --node-ip=10.244.0.1 --cidr=10.244.0.0/16 --node-lease-duration-seconds=40 \
+    --server-address="127.0.0.1:$KWOK_PORT"
+
+  wait_until "$TIMEOUT" kube-controller-manager curl -skf --max-time 2 "https://127.0.0.1:$KCM_PORT/healthz"
+  wait_until "$TIMEOUT" kube-scheduler curl -skf --max-time 2 "https://127.0.0.1:$SCHEDULER_PORT/healthz"
+
+  nodes_yaml | k apply -f - > /dev/null || fail "could not create the kwok nodes" kube-apiserver
+  wait_until "$TIMEOUT" kwok all_nodes_ready
+  wait_until "$TIMEOUT" kube-controller-manager k get serviceaccount default -n default
+  for c in "${COMPONENTS[@]}"; do live_pid "$c" >/dev/null || fail "$c exited" "$c"; done
+
+  log "up in $((SECONDS - t0)) s: k8s $STINT_KUBE_VERSION, etcd $STINT_ETCD_VERSION, kwok $STINT_KWOK_VERSION, $NODES kwok nodes; logs in $LOGS"
+  echo "KUBECONFIG=$KCFG"
+}
+
+cmd_status() {
+  local c pid ok=0
+  for c in "${COMPONENTS[@]}"; do
+    if pid="$(live_pid "$c")"; then echo "$c: running (pid $pid)"; else echo "$c: not running"; ok=1; fi
+  done
+  if [ $ok = 0 ] && healthy; then
+    echo "kube-apiserver: ready at https://127.0.0.1:$APISERVER_PORT"
+    echo "kwok nodes Ready: $(ready_node_count)"
+    echo "KUBECONFIG=$KCFG"
+  else
+    ok=1
+  fi
+  return $ok
+}
+
+case "${1:-}" in
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  env) echo "export KUBECONFIG=$KCFG" ;;
+  *) echo "usage: $0 up|down|status|env" >&2; exit 2 ;;
+esac
