@@ -1,0 +1,108 @@
+package dev.stint.core;
+
+import dev.stint.core.kube.ActionApplier;
+import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.reconciler.TrainingJobReconciler;
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.TrainingJob;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.config.ResolvedControllerConfiguration;
+import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stint's engine as a running JOSDK operator: one controller per framework of the registry, all sharing one client.
+ * Build it with {@link #builder}, then {@link #start()}; {@link #stop()} ends it.
+ */
+public final class StintOperator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(StintOperator.class);
+  private final Operator operator;
+
+  private StintOperator(Operator operator) {
+    this.operator = operator;
+  }
+
+  public static Builder builder(KubernetesClient client, FrameworkRegistry registry) {
+    return new Builder(client, registry);
+  }
+
+  public void start() {
+    operator.start();
+  }
+
+  public void stop() {
+    operator.stop();
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Settings of the engine; defaults suit a real cluster. */
+  public static final class Builder {
+    private final KubernetesClient client;
+    private final FrameworkRegistry registry;
+    private Clock clock = Clock.systemUTC();
+    private boolean serverSideApply = true;
+    private int reconcileThreads = 50;
+    private boolean closeClientOnStop = true;
+
+    private Builder(KubernetesClient client, FrameworkRegistry registry) {
+      this.client = client;
+      this.registry = registry;
+    }
+
+    public Builder clock(Clock clock) { this.clock = clock; return this; }
+
+    /** Server-side apply for status patches; off only for the fabric8 mock server, which does not support it. */
+    public Builder serverSideApply(boolean on) { this.serverSideApply = on; return this; }
+
+    public Builder reconcileThreads(int threads) { this.reconcileThreads = threads; return this; }
+
+    public Builder closeClientOnStop(boolean close) { this.closeClientOnStop = close; return this; }
+
+    public StintOperator build() {
+      Operator operator = new Operator(o -> o.withKubernetesClient(client)
+          .withCloseClientOnStop(closeClientOnStop)
+          .withUseSSAToPatchPrimaryResource(serverSideApply)
+          .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply)
+          .withConcurrentReconciliationThreads(reconcileThreads)
+          .withCacheSyncTimeout(Duration.ofMinutes(2)));
+      ActionApplier applier = new ActionApplier(client);
+      EventRecorder events = new EventRecorder(client, clock, "stint");
+      for (TrainingFramework<?> framework : registry.all()) {
+        register(operator, framework, applier, events);
+      }
+      return new StintOperator(operator);
+    }
+
+    private <J extends TrainingJob<?>> void register(Operator operator, TrainingFramework<J> framework,
+                                                     ActionApplier applier, EventRecorder events) {
+      var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events);
+      operator.register(reconciler, configuration(operator, reconciler, framework));
+      LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
+          sourceOf(framework));
+    }
+
+    private static <J extends TrainingJob<?>> ControllerConfiguration<J> configuration(
+        Operator operator, TrainingJobReconciler<J> reconciler, TrainingFramework<J> framework) {
+      String name = framework.controllerName();
+      return new ResolvedControllerConfiguration<>(name, true, reconciler.getClass().getCanonicalName(),
+          null, null, Duration.ofHours(10), null, null, name, operator.getConfigurationService(),
+          InformerConfiguration.builder(framework.jobType()).withName(name).buildForController(), false, null);
+    }
+
+    private static String sourceOf(TrainingFramework<?> framework) {
+      var source = framework.getClass().getProtectionDomain().getCodeSource();
+      return source == null ? "unknown" : source.getLocation().toString();
+    }
+  }
+}

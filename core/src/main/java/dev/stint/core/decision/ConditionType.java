@@ -1,0 +1,11 @@
+package dev.stint.core.decision;
+
+/** Condition types of the Kubeflow v1 job status ({@code status.conditions[].type}). */
+public enum ConditionType {
+  Created, Running, Restarting, Succeeded, Suspended, Failed;
+
+  /** The reason used with this condition: {@code <Kind><Type>}, for example {@code PyTorchJobRunning}. */
+  public String reason(String kind) {
+    return kind + name();
+  }
+}

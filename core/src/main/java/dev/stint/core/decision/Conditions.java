@@ -1,0 +1,59 @@
+package dev.stint.core.decision;
+
+import dev.stint.spi.api.JobCondition;
+import dev.stint.spi.api.JobStatus;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Kubeflow v1 condition algorithm ({@code UpdateJobConditions}), reproduced exactly so that clients that read
+ * upstream conditions read ours the same way: {@code Failed=True} is absorbing; re-setting a condition with the same
+ * status and reason changes nothing; {@code Running} and {@code Restarting} exclude each other; a terminal condition
+ * turns {@code Running} to False; a changed condition moves to the end of the list.
+ */
+final class Conditions {
+
+  private Conditions() { }
+
+  /** Sets a condition; returns true when the list changed. */
+  static boolean set(JobStatus status, ConditionType type, boolean value, String reason, String message,
+                     String now) {
+    if (status.isTrue(ConditionType.Failed.name())) {
+      return false;
+    }
+    String statusValue = value ? "True" : "False";
+    JobCondition current = status.condition(type.name()).orElse(null);
+    if (current != null && statusValue.equals(current.getStatus()) && reason.equals(current.getReason())) {
+      return false;
+    }
+    JobCondition next = new JobCondition(type.name(), statusValue, reason, message, now);
+    if (current != null && statusValue.equals(current.getStatus())) {
+      next.setLastTransitionTime(current.getLastTransitionTime());
+    }
+    List<JobCondition> kept = new ArrayList<>();
+    for (JobCondition c : status.getConditions() == null ? List.<JobCondition>of() : status.getConditions()) {
+      if (excludes(type, c)) {
+        continue;
+      }
+      if ((type == ConditionType.Failed || type == ConditionType.Succeeded)
+          && ConditionType.Running.name().equals(c.getType())) {
+        c.setStatus("False");
+      }
+      kept.add(c);
+    }
+    kept.add(next);
+    status.setConditions(kept);
+    return true;
+  }
+
+  private static boolean excludes(ConditionType adding, JobCondition existing) {
+    String t = existing.getType();
+    return adding.name().equals(t)
+        || (adding == ConditionType.Restarting && ConditionType.Running.name().equals(t))
+        || (adding == ConditionType.Running && ConditionType.Restarting.name().equals(t));
+  }
+
+  static boolean isFinished(JobStatus status) {
+    return status.isTrue(ConditionType.Succeeded.name()) || status.isTrue(ConditionType.Failed.name());
+  }
+}

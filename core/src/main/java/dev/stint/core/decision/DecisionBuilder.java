@@ -1,0 +1,70 @@
+package dev.stint.core.decision;
+
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.JobStatus;
+import dev.stint.spi.api.ReplicaStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Collects the parts of a {@link Decision} while the steps of {@link JobDecider} run: actions, the next status,
+ * events (one for every condition that changes) and the earliest requeue.
+ */
+final class DecisionBuilder<J extends TrainingJob<?>> {
+  private final JobContext<J> ctx;
+  private final JobStatus status;
+  private final List<Action> actions = new ArrayList<>();
+  private final List<JobEvent> events = new ArrayList<>();
+  private Duration requeueAfter;
+
+  DecisionBuilder(JobContext<J> ctx, JobStatus status) {
+    this.ctx = ctx;
+    this.status = status;
+    if (status.getReplicaStatuses() == null) {
+      status.setReplicaStatuses(new LinkedHashMap<>());
+    }
+  }
+
+  JobContext<J> ctx() { return ctx; }
+
+  JobStatus status() { return status; }
+
+  ReplicaStatus replicaStatus(String type) {
+    return status.getReplicaStatuses().computeIfAbsent(type, t -> new ReplicaStatus());
+  }
+
+  void act(Action action) {
+    actions.add(action);
+  }
+
+  List<Action> actions() { return actions; }
+
+  void event(JobEvent event) {
+    events.add(event);
+  }
+
+  /** Sets a condition; records an event with the condition's reason when it changed. */
+  boolean condition(ConditionType type, boolean value, String reasonSuffix, String message) {
+    String reason = ctx.kind() + reasonSuffix;
+    boolean changed = Conditions.set(status, type, value, reason, message, ctx.nowString());
+    if (changed) {
+      boolean warning = type == ConditionType.Failed || type == ConditionType.Restarting;
+      events.add(warning ? JobEvent.warning(reason, message) : JobEvent.normal(reason, message));
+    }
+    return changed;
+  }
+
+  void requeueAfter(Duration after) {
+    Duration positive = after.isNegative() ? Duration.ZERO : after;
+    if (requeueAfter == null || positive.compareTo(requeueAfter) < 0) {
+      requeueAfter = positive;
+    }
+  }
+
+  Decision build() {
+    return new Decision(List.copyOf(actions), status, List.copyOf(events), Optional.ofNullable(requeueAfter));
+  }
+}

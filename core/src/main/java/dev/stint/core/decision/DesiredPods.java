@@ -1,0 +1,85 @@
+package dev.stint.core.decision;
+
+import dev.stint.spi.ReplicaId;
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the pod of one replica from the job's current template: the template copied, Kubeflow's name, labels and
+ * owner reference, the replica restart policy, the framework's default port, then the framework's own wiring.
+ */
+final class DesiredPods {
+
+  private DesiredPods() { }
+
+  static <J extends TrainingJob<?>> Pod build(JobContext<J> ctx, ReplicaId replica) {
+    ReplicaSpec spec = ctx.replicaSpecs().get(replica.type());
+    PodTemplateSpec template = spec.getTemplate() == null ? new PodTemplateSpec()
+        : Serialization.clone(spec.getTemplate());
+    ObjectMeta meta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+    Pod pod = new Pod();
+    pod.setMetadata(new ObjectMeta());
+    pod.getMetadata().setName(replica.podName(ctx.name()));
+    pod.getMetadata().setNamespace(ctx.namespace());
+    pod.getMetadata().setLabels(labels(ctx, replica, meta.getLabels()));
+    pod.getMetadata().setAnnotations(meta.getAnnotations() == null ? null : new LinkedHashMap<>(meta.getAnnotations()));
+    pod.getMetadata().setOwnerReferences(List.of(ctx.ownerReference()));
+    PodSpec podSpec = template.getSpec() == null ? new PodSpec() : template.getSpec();
+    String policy = ctx.restartPolicy(replica.type());
+    podSpec.setRestartPolicy(RestartPolicies.podRestartPolicy(policy));
+    pod.setSpec(podSpec);
+    addDefaultPort(ctx, podSpec);
+    ctx.framework().wire(ctx.job(), replica, pod);
+    return pod;
+  }
+
+  private static <J extends TrainingJob<?>> Map<String, String> labels(JobContext<J> ctx, ReplicaId replica,
+                                                                       Map<String, String> templateLabels) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (templateLabels != null) {
+      labels.putAll(templateLabels);
+    }
+    // operator labels override template labels of the same key, as upstream
+    labels.putAll(JobLabels.ofReplica(ctx.controllerName(), ctx.name(), replica));
+    if (ctx.framework().isLeader(ctx.job(), replica)) {
+      labels.put(JobLabels.JOB_ROLE, "master");
+    }
+    return labels;
+  }
+
+  /** Adds the framework port to the default container (or the first) unless a port of that name exists. */
+  static <J extends TrainingJob<?>> void addDefaultPort(JobContext<J> ctx, PodSpec spec) {
+    Container container = defaultContainer(ctx, spec);
+    if (container == null) {
+      return;
+    }
+    List<ContainerPort> ports = container.getPorts() == null ? new ArrayList<>() : new ArrayList<>(container.getPorts());
+    boolean present = ports.stream().anyMatch(p -> ctx.defaults().portName().equals(p.getName()));
+    if (!present) {
+      ports.add(new ContainerPortBuilder().withName(ctx.defaults().portName())
+          .withContainerPort(ctx.defaults().port()).build());
+      container.setPorts(ports);
+    }
+  }
+
+  /** The container named as the framework's default, or the first container. */
+  static <J extends TrainingJob<?>> Container defaultContainer(JobContext<J> ctx, PodSpec spec) {
+    if (spec.getContainers() == null || spec.getContainers().isEmpty()) {
+      return null;
+    }
+    return spec.getContainers().stream().filter(c -> ctx.defaults().containerName().equals(c.getName())).findFirst()
+        .orElse(spec.getContainers().get(0));
+  }
+}

@@ -1,0 +1,93 @@
+package dev.stint.core.decision;
+
+import dev.stint.spi.FrameworkDefaults;
+import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.spi.api.RunPolicy;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One job as the engine sees it during one decision: the typed job, its framework, and the facts derived from them
+ * once (kind, run policy, replica specs in the framework's order, the current time as written in status).
+ */
+public final class JobContext<J extends TrainingJob<?>> {
+  private final J job;
+  private final TrainingFramework<J> framework;
+  private final String kind;
+  private final Instant now;
+  private final Map<String, ReplicaSpec> replicaSpecs;
+
+  public JobContext(J job, TrainingFramework<J> framework, Instant now) {
+    this.job = job;
+    this.framework = framework;
+    this.kind = HasMetadata.getKind(framework.jobType());
+    this.now = now.truncatedTo(ChronoUnit.SECONDS);
+    this.replicaSpecs = orderedSpecs(job, framework);
+  }
+
+  private static <J extends TrainingJob<?>> Map<String, ReplicaSpec> orderedSpecs(J job, TrainingFramework<J> fw) {
+    Map<String, ReplicaSpec> raw = job.getSpec() == null ? null : job.getSpec().replicaSpecs();
+    Map<String, ReplicaSpec> ordered = new LinkedHashMap<>();
+    if (raw == null) {
+      return ordered;
+    }
+    // deterministic order: the framework's, then any unknown type (rejected by validation) by name
+    fw.replicaTypes().stream().filter(raw::containsKey).forEach(t -> ordered.put(t, raw.get(t)));
+    raw.keySet().stream().sorted().filter(t -> !ordered.containsKey(t)).forEach(t -> ordered.put(t, raw.get(t)));
+    return ordered;
+  }
+
+  public J job() { return job; }
+  public TrainingFramework<J> framework() { return framework; }
+  public String kind() { return kind; }
+  public String name() { return job.getMetadata().getName(); }
+  public String namespace() { return job.getMetadata().getNamespace(); }
+  public Instant now() { return now; }
+  /** The current time as written into status (RFC 3339, seconds). */
+  public String nowString() { return now.toString(); }
+  public FrameworkDefaults defaults() { return framework.defaults(); }
+  public String controllerName() { return framework.controllerName(); }
+
+  public RunPolicy runPolicy() {
+    RunPolicy p = job.getSpec() == null ? null : job.getSpec().runPolicy();
+    return p == null ? new RunPolicy() : p;
+  }
+
+  /**
+   * True when {@code runPolicy.managedBy} names another controller: such a job gets no writes at all, not even
+   * status. An empty value also counts as another controller, as upstream.
+   */
+  public boolean managedElsewhere() {
+    String managedBy = runPolicy().getManagedBy();
+    return managedBy != null && !managedBy.equals(framework.managedByValue());
+  }
+
+  /** Replica specs in the framework's order. */
+  public Map<String, ReplicaSpec> replicaSpecs() { return replicaSpecs; }
+
+  /** The restart policy of a replica type, with the framework default applied. */
+  public String restartPolicy(String type) {
+    ReplicaSpec spec = replicaSpecs.get(type);
+    String policy = spec == null ? null : spec.getRestartPolicy();
+    return policy == null || policy.isEmpty() ? defaults().restartPolicy() : policy;
+  }
+
+  /** The owner reference every child of the job carries. */
+  public OwnerReference ownerReference() {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(HasMetadata.getApiVersion(framework.jobType()))
+        .withKind(kind)
+        .withName(name())
+        .withUid(job.getMetadata().getUid())
+        .withController(true)
+        .withBlockOwnerDeletion(true)
+        .build();
+  }
+}

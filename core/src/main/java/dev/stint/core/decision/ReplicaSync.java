@@ -1,0 +1,133 @@
+package dev.stint.core.decision;
+
+import dev.stint.core.decision.ReplicaTally.TypeTally;
+import dev.stint.spi.ReplicaId;
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+
+/**
+ * Brings each replica type to its desired pods and services: creates what is missing (from the current template),
+ * deletes indexes at or above {@code replicas}, restarts failed pods that the restart policy retries, and tallies
+ * what every pod is doing. A pod is only created when no pod of its name is observed, so a restarted operator, or a
+ * pass that runs before the cache saw an earlier create, never makes a duplicate.
+ */
+final class ReplicaSync<J extends TrainingJob<?>> {
+  private final DecisionBuilder<J> out;
+  private final JobContext<J> ctx;
+  private final Observed observed;
+  private final ReplicaTally tally = new ReplicaTally();
+  private final int priorRestarts;
+
+  ReplicaSync(DecisionBuilder<J> out, Observed observed) {
+    this.out = out;
+    this.ctx = out.ctx();
+    this.observed = observed;
+    this.priorRestarts = out.status().getReplicaStatuses().values().stream().mapToInt(r -> r.restarts()).sum();
+  }
+
+  ReplicaTally run() {
+    tally.containerRestarts = countContainerRestarts();
+    for (Map.Entry<String, ReplicaSpec> e : ctx.replicaSpecs().entrySet()) {
+      syncType(e.getKey(), e.getValue().replicasOrDefault());
+    }
+    return tally;
+  }
+
+  private void syncType(String type, int replicas) {
+    TypeTally t = tally.type(type, replicas);
+    NavigableMap<Integer, List<Pod>> byIndex = observed.podsByIndex(new ReplicaId(type, 0).typeLabel());
+    int size = Math.max(replicas, byIndex.isEmpty() ? 0 : byIndex.lastKey() + 1);
+    for (int i = 0; i < size; i++) {
+      ReplicaId id = new ReplicaId(type, i);
+      List<Pod> pods = byIndex.getOrDefault(i, List.of());
+      if (i >= replicas) {
+        scaleDown(id, pods, t);
+      } else if (pods.isEmpty()) {
+        create(id, true);
+      } else {
+        observe(id, pods.get(0), t);
+        if (observed.service(id.podName(ctx.name())).isEmpty()) {
+          create(id, false);
+        }
+      }
+    }
+  }
+
+  private void scaleDown(ReplicaId id, List<Pod> pods, TypeTally t) {
+    for (Pod pod : pods) {
+      t.terminating++;
+      if (pod.getMetadata().getDeletionTimestamp() == null) {
+        out.act(new Action.DeletePod(pod.getMetadata().getName(), "scaled down"));
+      }
+    }
+    observed.service(id.podName(ctx.name())).ifPresent(s -> out.act(new Action.DeleteService(s.getMetadata().getName())));
+  }
+
+  private void create(ReplicaId id, boolean withPod) {
+    Pod pod = DesiredPods.build(ctx, id);
+    if (withPod) {
+      out.act(new Action.CreatePod(pod));
+    }
+    if (observed.service(id.podName(ctx.name())).isEmpty()) {
+      out.act(new Action.CreateService(DesiredServices.build(ctx, id, pod)));
+    }
+  }
+
+  private void observe(ReplicaId id, Pod pod, TypeTally t) {
+    switch (PodState.of(pod)) {
+      case TERMINATING -> t.terminating++;
+      case PENDING -> { }
+      case RUNNING -> {
+        t.active++;
+        t.activeIndexes.add(id.index());
+      }
+      case SUCCEEDED -> {
+        t.succeeded++;
+        t.succeededIndexes.add(id.index());
+      }
+      case FAILED -> {
+        t.failed++;
+        failed(id, pod, t);
+      }
+    }
+  }
+
+  private void failed(ReplicaId id, Pod pod, TypeTally t) {
+    String policy = ctx.restartPolicy(id.type());
+    int exitCode = PodState.exitCode(pod, ctx.defaults().containerName());
+    if (!RestartPolicies.retries(policy, exitCode)) {
+      t.failedForGood.put(id.index(), exitCode);
+      return;
+    }
+    Integer limit = ctx.runPolicy().getBackoffLimit();
+    if (limit != null && priorRestarts + tally.newRestarts() + tally.containerRestarts >= limit) {
+      tally.backoffExceeded = true;
+      return;
+    }
+    t.newRestarts++;
+    out.act(new Action.DeletePod(pod.getMetadata().getName(), "restart after exit code " + exitCode));
+    out.condition(ConditionType.Restarting, true, "Restarting",
+        "job " + ctx.name() + " is restarting because " + id.type() + " replica(s) failed.");
+  }
+
+  /** Container restarts in running pods of types whose restart policy lets the kubelet restart them (upstream). */
+  private int countContainerRestarts() {
+    return observed.pods().stream()
+        .filter(p -> PodState.of(p) == PodState.RUNNING)
+        .filter(p -> {
+          String type = typeOf(Observed.label(p, JobLabels.REPLICA_TYPE));
+          return type != null && RestartPolicies.countsContainerRestarts(ctx.restartPolicy(type));
+        })
+        .mapToInt(PodState::containerRestarts)
+        .sum();
+  }
+
+  private String typeOf(String typeLabel) {
+    return ctx.replicaSpecs().keySet().stream().filter(t -> new ReplicaId(t, 0).typeLabel().equals(typeLabel))
+        .findFirst().orElse(null);
+  }
+}

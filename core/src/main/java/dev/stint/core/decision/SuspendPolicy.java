@@ -1,0 +1,59 @@
+package dev.stint.core.decision;
+
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.ReplicaStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+
+/**
+ * Suspend and resume, for every kind. Suspending deletes every pod (with its template's grace period, so training
+ * code gets SIGTERM and can checkpoint), every service and every supporting object, whatever cleanPodPolicy says;
+ * pods ended by a suspension count as neither succeeded nor failed. Resuming marks {@code Suspended=False} and resets
+ * {@code startTime}; the normal pass then creates pods from the current templates.
+ */
+final class SuspendPolicy {
+
+  private SuspendPolicy() { }
+
+  static <J extends TrainingJob<?>> void suspend(DecisionBuilder<J> out, Observed observed) {
+    JobContext<J> ctx = out.ctx();
+    for (Pod pod : observed.pods()) {
+      if (pod.getMetadata().getDeletionTimestamp() == null) {
+        out.act(new Action.DeletePod(pod.getMetadata().getName(), "job suspended"));
+      }
+    }
+    observed.services().forEach(s -> out.act(new Action.DeleteService(s.getMetadata().getName())));
+    for (HasMetadata resource : observed.supporting()) {
+      out.act(new Action.DeleteResource(resource));
+    }
+    ctx.replicaSpecs().keySet().forEach(type -> {
+      ReplicaStatus rs = out.replicaStatus(type);
+      rs.setActive(0);
+      rs.setTerminating(countOf(observed, type));
+    });
+    String message = ctx.kind() + " " + ctx.name() + " is suspended.";
+    if (out.status().isTrue(ConditionType.Running.name())) {
+      out.condition(ConditionType.Running, false, "Suspended", message);
+    }
+    if (!out.status().isTrue(ConditionType.Suspended.name())) {
+      out.condition(ConditionType.Suspended, true, "Suspended", message);
+      if (out.status().getStartTime() != null) {
+        int previous = out.status().getSuspensions() == null ? 0 : out.status().getSuspensions();
+        out.status().setSuspensions(previous + 1);
+      }
+    }
+  }
+
+  static <J extends TrainingJob<?>> void resume(DecisionBuilder<J> out) {
+    JobContext<J> ctx = out.ctx();
+    out.condition(ConditionType.Suspended, false, "Resumed", ctx.kind() + " " + ctx.name() + " is resumed.");
+    // activeDeadlineSeconds measures continuous running time, as batch/v1 Job does
+    out.status().setStartTime(ctx.nowString());
+  }
+
+  private static int countOf(Observed observed, String type) {
+    String label = new dev.stint.spi.ReplicaId(type, 0).typeLabel();
+    return (int) observed.pods().stream().filter(p -> label.equals(Observed.label(p, JobLabels.REPLICA_TYPE)))
+        .count();
+  }
+}
