@@ -1,0 +1,16 @@
+package dev.stint.core.testing;
+
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** A minimal kind for engine tests: replica types Leader and Worker. */
+@Group("test.stint.dev")
+@Version("v1")
+@Kind("TestJob")
+public class TestJob extends CustomResource<TestJobSpec, JobStatus> implements TrainingJob<TestJobSpec>, Namespaced {
+}
