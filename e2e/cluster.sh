@@ -59,6 +59,7 @@ tail_log() { [ -f "$LOGS/$1.log" ] && { echo "----- tail of $LOGS/$1.log -----" 
 fail() { # message [component whose log to show]
   log "ERROR: $1"
   if [ -n "${2:-}" ]; then tail_log "$2"; else local c; for c in "${COMPONENTS[@]}"; do live_pid "$c" >/dev/null || tail_log "$c" 20; done; fi
+  if [ "${STARTING:-0}" = 1 ]; then log "stopping the partly started cluster (logs stay in $LOGS)"; STARTING=0; cmd_down >/dev/null 2>&1 || true; fi
   exit 1
 }
 
@@ -83,10 +84,18 @@ free_port() {
 }
 
 start() { # name binary args...
-  local name="$1"; shift
+  local name="$1" pid; shift
   # setsid: own session, so the processes outlive the calling shell and its job control
   setsid "$@" > "$LOGS/$name.log" 2>&1 < /dev/null &
-  echo $! > "$PIDS/$name"
+  pid=$!
+  echo "$pid" > "$PIDS/$name"
+  # wait until the forked shell has exec'd the binary, so live_pid recognises it
+  for _ in $(seq 100); do
+    live_pid "$name" >/dev/null && return 0
+    [ -d "/proc/$pid" ] || break
+    sleep 0.05
+  done
+  live_pid "$name" >/dev/null || fail "$name did not start" "$name"
 }
 
 pki() {
@@ -163,20 +172,23 @@ ready_node_count() {
 }
 all_nodes_ready() { [ "$(ready_node_count)" -ge "$NODES" ]; }
 
+stop() { # component: SIGTERM, then SIGKILL after STINT_STOP_TIMEOUT seconds (default 10)
+  local c="$1" pid
+  pid="$(live_pid "$c")" || { rm -f "$PIDS/$c"; return 1; }
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq $((${STINT_STOP_TIMEOUT:-10} * 4))); do live_pid "$c" >/dev/null || break; sleep 0.25; done
+  if live_pid "$c" >/dev/null; then log "$c ($pid) ignored SIGTERM, killing"; kill -KILL "$pid" 2>/dev/null || true; sleep 0.2; fi
+  rm -f "$PIDS/$c"
+}
+
 cmd_down() {
-  local c pid i stopped=0
+  local i stopped=0
   for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do
-    c="${COMPONENTS[$i]}"
-    if pid="$(live_pid "$c")"; then kill -TERM "$pid" 2>/dev/null || true; stopped=1; fi
-  done
-  for c in "${COMPONENTS[@]}"; do
-    for _ in $(seq 40); do live_pid "$c" >/dev/null || break; sleep 0.25; done
-    if pid="$(live_pid "$c")"; then log "$c ($pid) ignored SIGTERM, killing"; kill -KILL "$pid" 2>/dev/null || true; fi
-    rm -f "$PIDS/$c"
+    stop "${COMPONENTS[$i]}" && stopped=1
   done
   if [ -f "$DIR/etcd-data-dir" ]; then rm -rf "$(cat "$DIR/etcd-data-dir")"; rm -f "$DIR/etcd-data-dir"; fi
   rm -f "$DIR/ports.env" "$DIR/.ports" "$KCFG"
-  [ $stopped = 1 ] && log "stopped" || log "not running"
+  if [ $stopped = 1 ]; then log "stopped"; else log "not running"; fi
 }
 
 cmd_up() {
@@ -187,6 +199,8 @@ cmd_up() {
   fi
   cmd_down >/dev/null 2>&1 || true
   local t0=$SECONDS c
+  STARTING=1
+  trap 'fail "interrupted"' INT TERM
   for c in "${COMPONENTS[@]}"; do
     [ -x "$(bin_of "$c")" ] || fail "missing $(bin_of "$c"): run e2e/testbin.sh first"
   done
@@ -221,13 +235,13 @@ cmd_up() {
     --service-cluster-ip-range=10.96.0.0/16 \
     --service-account-issuer="https://127.0.0.1:$APISERVER_PORT" \
     --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
-    --disable-admission-plugins=TaintNodesByCondition \
+    --disable-admission-plugins=TaintNodesByCondition --endpoint-reconciler-type=none \
     ${STINT_APISERVER_EXTRA_ARGS:-}
   wait_until "$TIMEOUT" kube-apiserver apiserver_ready
 
   start kube-controller-manager "$(bin_of kube-controller-manager)" \
     --kubeconfig="$KCFG" --authentication-kubeconfig="$KCFG" --authorization-kubeconfig="$KCFG" \
-    --leader-elect=false --bind-address=127.0.0.1 --secure-port="$KCM_PORT" \
+    --authentication-skip-lookup=true --leader-elect=false --bind-address=127.0.0.1 --secure-port="$KCM_PORT" \
     --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
     --use-service-account-credentials=false --kube-api-qps=200 --kube-api-burst=400 \
     --controllers="$KCM_CONTROLLERS"
@@ -239,7 +253,7 @@ clientConnection: {kubeconfig: "$KCFG", qps: 200, burst: 400}
 leaderElection: {leaderElect: false}
 EOF
   start kube-scheduler "$(bin_of kube-scheduler)" --config="$DIR/scheduler.yaml" \
-    --authentication-kubeconfig="$KCFG" --authorization-kubeconfig="$KCFG" \
+    --authentication-kubeconfig="$KCFG" --authorization-kubeconfig="$KCFG" --authentication-skip-lookup=true \
     --bind-address=127.0.0.1 --secure-port="$SCHEDULER_PORT"
 
   # kwok: node stages and pod-ready/pod-delete from kwok's own module, plus Stint's exit-code stages
@@ -255,12 +269,14 @@ EOF
 
   wait_until "$TIMEOUT" kube-controller-manager curl -skf --max-time 2 "https://127.0.0.1:$KCM_PORT/healthz"
   wait_until "$TIMEOUT" kube-scheduler curl -skf --max-time 2 "https://127.0.0.1:$SCHEDULER_PORT/healthz"
+  wait_until "$TIMEOUT" kwok curl -sf --max-time 2 "http://127.0.0.1:$KWOK_PORT/healthz"
 
   nodes_yaml | k apply -f - > /dev/null || fail "could not create the kwok nodes" kube-apiserver
   wait_until "$TIMEOUT" kwok all_nodes_ready
   wait_until "$TIMEOUT" kube-controller-manager k get serviceaccount default -n default
   for c in "${COMPONENTS[@]}"; do live_pid "$c" >/dev/null || fail "$c exited" "$c"; done
 
+  STARTING=0
   log "up in $((SECONDS - t0)) s: k8s $STINT_KUBE_VERSION, etcd $STINT_ETCD_VERSION, kwok $STINT_KWOK_VERSION, $NODES kwok nodes; logs in $LOGS"
   echo "KUBECONFIG=$KCFG"
 }

@@ -45,6 +45,7 @@ apiVersion: v1
 kind: Pod
 metadata:
   name: $1
+  labels: {smoke: $1}
 $ann
 spec:
   restartPolicy: Never
@@ -66,6 +67,19 @@ node=$(jp pod running -n "$NS" -o 'jsonpath={.spec.nodeName}')
 [[ "$node" == kwok-node-* ]] || failed "pod running is on node '$node', not a kwok node"
 is True pod running -n "$NS" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}' || failed "pod running is not Ready"
 step "  Running on $node after $(( $(now_ms) - t )) ms"
+
+step "Services: a ClusterIP gets an IP; EndpointSlices list the Running pod"
+k create service clusterip web -n "$NS" --tcp=80:8080 >/dev/null
+k apply -n "$NS" -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Service
+metadata: {name: headless}
+spec: {clusterIP: None, selector: {smoke: running}, ports: [{port: 29500}]}
+EOF
+ip=$(jp service web -n "$NS" -o 'jsonpath={.spec.clusterIP}')
+[[ "$ip" == 10.96.* ]] || failed "service web has clusterIP '$ip'"
+podip=$(jp pod running -n "$NS" -o 'jsonpath={.status.podIP}')
+wait_for "EndpointSlice of headless lists $podip" is "$podip" endpointslices -n "$NS" -l kubernetes.io/service-name=headless -o 'jsonpath={.items[*].endpoints[*].addresses[*]}'
 
 step "pod annotated exit 0 ends Succeeded with exitCode 0"
 t=$(now_ms); pod ok 0

@@ -54,6 +54,7 @@ public final class StintOperator implements AutoCloseable {
     private boolean serverSideApply = true;
     private int reconcileThreads = 50;
     private boolean closeClientOnStop = true;
+    private boolean stopOnInformerError = true;
 
     private Builder(KubernetesClient client, FrameworkRegistry registry) {
       this.client = client;
@@ -69,13 +70,27 @@ public final class StintOperator implements AutoCloseable {
 
     public Builder closeClientOnStop(boolean close) { this.closeClientOnStop = close; return this; }
 
+    /** Exit the process when an informer fails (production); tests turn this off to see the error instead. */
+    public Builder stopOnInformerError(boolean stop) { this.stopOnInformerError = stop; return this; }
+
     public StintOperator build() {
       Operator operator = new Operator(o -> o.withKubernetesClient(client)
           .withCloseClientOnStop(closeClientOnStop)
           .withUseSSAToPatchPrimaryResource(serverSideApply)
           .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply)
           .withConcurrentReconciliationThreads(reconcileThreads)
-          .withCacheSyncTimeout(Duration.ofMinutes(2)));
+          .withCacheSyncTimeout(Duration.ofMinutes(2))
+          .withStopOnInformerErrorDuringStartup(stopOnInformerError)
+          .withInformerStoppedHandler((informer, error) -> {
+            if (error == null) {
+              return;
+            }
+            LOG.error("Informer stopped: {}", error.toString(), error);
+            if (stopOnInformerError) {
+              // a controller without its informer is blind; let the Deployment restart the process
+              System.exit(1);
+            }
+          }));
       ActionApplier applier = new ActionApplier(client);
       EventRecorder events = new EventRecorder(client, clock, "stint");
       for (TrainingFramework<?> framework : registry.all()) {
@@ -86,6 +101,8 @@ public final class StintOperator implements AutoCloseable {
 
     private <J extends TrainingJob<?>> void register(Operator operator, TrainingFramework<J> framework,
                                                      ActionApplier applier, EventRecorder events) {
+      // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
+      client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events);
       operator.register(reconciler, configuration(operator, reconciler, framework));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),

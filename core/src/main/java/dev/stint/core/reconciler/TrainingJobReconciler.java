@@ -121,6 +121,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   }
 
   /** A fresh object carrying only identity and status, so that the patch never touches spec or metadata. */
+  @SuppressWarnings("unchecked")
   private J statusPatch(J job, JobStatus status) {
     try {
       J patch = framework.jobType().getDeclaredConstructor().newInstance();
@@ -128,7 +129,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       meta.setName(job.getMetadata().getName());
       meta.setNamespace(job.getMetadata().getNamespace());
       patch.setMetadata(meta);
-      patch.setStatus(status);
+      ((io.fabric8.kubernetes.client.CustomResource<?, JobStatus>) patch).setStatus(status);
       return patch;
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(framework.jobType() + " needs a public no-argument constructor", e);

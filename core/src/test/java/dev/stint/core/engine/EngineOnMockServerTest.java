@@ -1,0 +1,188 @@
+package dev.stint.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stint.core.StintOperator;
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.core.testing.FakeKubelet;
+import dev.stint.core.testing.TestFramework;
+import dev.stint.core.testing.TestJob;
+import dev.stint.core.testing.TestJobs;
+import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The engine behind JOSDK on the fabric8 CRUD mock server, with a fake kubelet moving pod phases. */
+@EnableKubernetesMockClient(crud = true)
+class EngineOnMockServerTest {
+  KubernetesClient client;
+  StintOperator operator;
+  FakeKubelet kubelet;
+
+  @BeforeEach
+  void start() {
+    client.apiextensions().v1().customResourceDefinitions().resource(testJobCrd()).create();
+    kubelet = new FakeKubelet(client, "default");
+    operator = newOperator();
+    operator.start();
+  }
+
+  @AfterEach
+  void stop() {
+    operator.stop();
+  }
+
+  StintOperator newOperator() {
+    return StintOperator.builder(client, FrameworkRegistry.of(new TestFramework()))
+        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
+  }
+
+  static CustomResourceDefinition testJobCrd() {
+    return new CustomResourceDefinitionBuilder()
+        .withNewMetadata().withName("testjobs.test.stint.dev").endMetadata()
+        .withNewSpec().withGroup("test.stint.dev").withScope("Namespaced")
+        .withNewNames().withKind("TestJob").withPlural("testjobs").withSingular("testjob").endNames()
+        .addNewVersion().withName("v1").withServed(true).withStorage(true)
+        .withNewSubresources().withNewStatus().endStatus().endSubresources()
+        .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
+        .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build();
+  }
+
+  TestJob job(String name) {
+    return client.resources(TestJob.class).inNamespace("default").withName(name).get();
+  }
+
+  JobStatus status(String name) {
+    TestJob j = job(name);
+    return j == null || j.getStatus() == null ? new JobStatus() : j.getStatus();
+  }
+
+  List<Pod> pods(String job) {
+    return client.pods().inNamespace("default").withLabel("training.kubeflow.org/job-name", job).list().getItems();
+  }
+
+  long events(String reason) {
+    return client.v1().events().inNamespace("default").list().getItems().stream()
+        .map(Event::getReason).filter(reason::equals).count();
+  }
+
+  void create(TestJob job) {
+    job.getMetadata().setUid(null);
+    client.resource(job).create();
+  }
+
+  @Test
+  void jobRunsToSuccessAndStopsWorkersStillRunning() {
+    create(TestJobs.job("ok").leader(1).workers(2).build());
+    await().untilAsserted(() -> assertThat(pods("ok")).hasSize(3));
+    await().untilAsserted(() -> assertThat(client.services().inNamespace("default").list().getItems()).hasSize(3));
+    kubelet.runAll(pods("ok"));
+    await().untilAsserted(() -> assertThat(status("ok").isTrue("Running")).isTrue());
+    assertThat(status("ok").getReplicaStatuses().get("Worker").active()).isEqualTo(2);
+
+    kubelet.succeed("ok-leader-0");
+    await().untilAsserted(() -> assertThat(status("ok").isTrue("Succeeded")).isTrue());
+    assertThat(status("ok").getCompletionTime()).isNotNull();
+    await().untilAsserted(() -> assertThat(pods("ok")).extracting(p -> p.getMetadata().getName())
+        .containsExactly("ok-leader-0"));
+    assertThat(events("TestJobSucceeded")).isEqualTo(1);
+  }
+
+  @Test
+  void operatorRestartWithPodsPresentCreatesNoDuplicates() {
+    create(TestJobs.job("again").workers(3).build());
+    await().untilAsserted(() -> assertThat(pods("again")).hasSize(3));
+    kubelet.runAll(pods("again"));
+    await().untilAsserted(() -> assertThat(status("again").isTrue("Running")).isTrue());
+    operator.stop();
+    operator = newOperator();
+    operator.start();
+    kubelet.succeed("again-worker-0");
+    await().untilAsserted(() -> assertThat(status("again").getReplicaStatuses().get("Worker").succeeded()).isEqualTo(1));
+    assertThat(pods("again")).hasSize(3);
+    assertThat(events("SuccessfulCreatePod")).isEqualTo(3);
+    assertThat(events("TestJobCreated")).isEqualTo(1);
+  }
+
+  @Test
+  void deadlineFiresWithoutAnyOtherEvent() {
+    create(TestJobs.job("slow").workers(1).runPolicy(p -> p.setActiveDeadlineSeconds(2L)).build());
+    await().untilAsserted(() -> assertThat(pods("slow")).hasSize(1));
+    kubelet.run("slow-worker-0");
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(status("slow").isTrue("Failed")).isTrue());
+    assertThat(status("slow").condition("Failed").orElseThrow().getMessage())
+        .isEqualTo("Job slow has failed because it was active longer than specified deadline");
+    await().untilAsserted(() -> assertThat(pods("slow")).isEmpty());
+  }
+
+  @Test
+  void restartedPodIsRecreatedAndBackoffLimitEndsTheRetries() {
+    create(TestJobs.job("flaky").workers(1).restartPolicy("ExitCode").runPolicy(p -> p.setBackoffLimit(1)).build());
+    await().untilAsserted(() -> assertThat(pods("flaky")).hasSize(1));
+    String firstUid = pods("flaky").get(0).getMetadata().getUid();
+    kubelet.fail("flaky-worker-0", 137);
+    await().untilAsserted(() -> assertThat(pods("flaky")).singleElement()
+        .satisfies(p -> assertThat(p.getMetadata().getUid()).isNotEqualTo(firstUid)));
+    assertThat(status("flaky").getReplicaStatuses().get("Worker").restarts()).isEqualTo(1);
+    kubelet.fail("flaky-worker-0", 137);
+    await().untilAsserted(() -> assertThat(status("flaky").isTrue("Failed")).isTrue());
+    assertThat(status("flaky").condition("Failed").orElseThrow().getMessage())
+        .isEqualTo("Job flaky has failed because it has reached the specified backoff limit");
+  }
+
+  @Test
+  void suspendDeletesPodsAndResumeRecreatesThemFromTheCurrentTemplate() {
+    create(TestJobs.job("pause").workers(2).build());
+    await().untilAsserted(() -> assertThat(pods("pause")).hasSize(2));
+    kubelet.runAll(pods("pause"));
+    await().untilAsserted(() -> assertThat(status("pause").isTrue("Running")).isTrue());
+
+    client.resources(TestJob.class).inNamespace("default").withName("pause")
+        .edit(j -> { j.getSpec().getRunPolicy().setSuspend(true); return j; });
+    await().untilAsserted(() -> assertThat(pods("pause")).isEmpty());
+    await().untilAsserted(() -> assertThat(status("pause").isTrue("Suspended")).isTrue());
+    assertThat(status("pause").getReplicaStatuses().get("Worker").active()).isZero();
+
+    client.resources(TestJob.class).inNamespace("default").withName("pause").edit(j -> {
+      j.getSpec().getRunPolicy().setSuspend(false);
+      j.getSpec().getTestReplicaSpecs().get("Worker").getTemplate().getSpec().setNodeSelector(java.util.Map.of("pool", "b"));
+      return j;
+    });
+    await().untilAsserted(() -> assertThat(pods("pause")).hasSize(2)
+        .allSatisfy(p -> assertThat(p.getSpec().getNodeSelector()).containsEntry("pool", "b")));
+    await().untilAsserted(() -> assertThat(status("pause").condition("Suspended").orElseThrow().getReason())
+        .isEqualTo("TestJobResumed"));
+  }
+
+  @Test
+  void externallyManagedJobIsLeftAloneWhileOthersRun() {
+    create(TestJobs.job("theirs").workers(1).runPolicy(p -> p.setManagedBy("kueue.x-k8s.io/multikueue")).build());
+    create(TestJobs.job("ours").workers(1).build());
+    await().untilAsserted(() -> assertThat(status("ours").isTrue("Created")).isTrue());
+    await().untilAsserted(() -> assertThat(pods("ours")).hasSize(1));
+    assertThat(job("theirs").getStatus()).isNull();
+    assertThat(pods("theirs")).isEmpty();
+  }
+
+  @Test
+  void invalidJobFailsWithTheFieldWhileOthersRun() {
+    create(TestJobs.job("bad").workers(1).edit(j -> j.getSpec().getTestReplicaSpecs().get("Worker").getTemplate()
+        .getSpec().getContainers().get(0).setImage("")).build());
+    create(TestJobs.job("good").workers(1).build());
+    await().untilAsserted(() -> assertThat(status("bad").isTrue("Failed")).isTrue());
+    assertThat(status("bad").condition("Failed").orElseThrow().getMessage())
+        .contains("spec.testReplicaSpecs.Worker.template.spec.containers[0].image: must not be empty");
+    await().untilAsserted(() -> assertThat(pods("good")).hasSize(1));
+    assertThat(pods("bad")).isEmpty();
+  }
+}
