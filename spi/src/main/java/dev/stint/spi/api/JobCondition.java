@@ -43,6 +43,7 @@ public class JobCondition {
   public String getLastTransitionTime() { return lastTransitionTime; }
   public void setLastTransitionTime(String lastTransitionTime) { this.lastTransitionTime = lastTransitionTime; }
 
+  @com.fasterxml.jackson.annotation.JsonIgnore
   public boolean isTrue() { return "True".equals(status); }
 
   @Override public boolean equals(Object o) {
