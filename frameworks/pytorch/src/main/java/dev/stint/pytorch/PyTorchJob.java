@@ -36,6 +36,19 @@ import io.fabric8.kubernetes.model.annotation.Version;
         + "and ending with a letter or digit)")
 @ValidationRule(value = "size(self.metadata.name) <= 63",
     message = "metadata.name: must be no more than 63 characters")
+// A rule inside spec would not run for a job without spec.
+@ValidationRule(value = "has(self.spec)", message = "spec.pytorchReplicaSpecs: must be set",
+    reason = "FieldValueRequired", fieldPath = ".spec")
+// runPolicy's own rules keep managedBy unchanged while runPolicy exists before and after an update; these two also
+// cover an update that adds or drops runPolicy as a whole, as upstream's webhook did.
+@ValidationRule(value = "!has(self.spec) || !has(self.spec.runPolicy) || !has(self.spec.runPolicy.managedBy)"
+    + " || (has(oldSelf.spec) && has(oldSelf.spec.runPolicy) && has(oldSelf.spec.runPolicy.managedBy))",
+    message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid",
+    fieldPath = ".spec.runPolicy.managedBy")
+@ValidationRule(value = "!has(oldSelf.spec) || !has(oldSelf.spec.runPolicy) || !has(oldSelf.spec.runPolicy.managedBy)"
+    + " || (has(self.spec) && has(self.spec.runPolicy) && has(self.spec.runPolicy.managedBy))",
+    message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid",
+    fieldPath = ".spec.runPolicy.managedBy")
 public class PyTorchJob extends CustomResource<PyTorchJobSpec, JobStatus>
     implements TrainingJob<PyTorchJobSpec>, Namespaced {
 }

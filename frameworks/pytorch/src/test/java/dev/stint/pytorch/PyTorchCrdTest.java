@@ -108,7 +108,10 @@ class PyTorchCrdTest {
     assertThat(messages(root)).containsExactly(
         "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
             + "ending with a letter or digit)",
-        "metadata.name: must be no more than 63 characters");
+        "metadata.name: must be no more than 63 characters",
+        "spec.pytorchReplicaSpecs: must be set",
+        "spec.runPolicy.managedBy is immutable",
+        "spec.runPolicy.managedBy is immutable");
     assertThat(messages(node(".spec"))).containsExactly(
         "spec.pytorchReplicaSpecs.Worker: must be set when spec.elasticPolicy is used",
         "spec.elasticPolicy.nProcPerNode: must not be used with spec.nprocPerNode");
