@@ -45,7 +45,7 @@ public final class CelRuleCheck {
 
   private static void check(String path, JSONSchemaProps node, boolean uncorrelatable, List<String> violations) {
     if (node == null) return;
-    String where = path.isEmpty() ? "<root>" : path;
+    String where = SchemaTree.display(path);
     if (node.getXKubernetesValidations() != null) {
       for (ValidationRule rule : node.getXKubernetesValidations()) {
         checkRule(where, node, rule.getRule(), uncorrelatable, violations);

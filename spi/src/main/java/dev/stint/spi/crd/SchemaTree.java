@@ -51,6 +51,11 @@ final class SchemaTree {
     }
   }
 
+  /** A path for messages: field paths start with a dot, anything else is relative to {@code <root>}. */
+  static String display(String path) {
+    return path.startsWith(".") ? path : "<root>" + path;
+  }
+
   /** The schema of a map's values, or null when the node is not a map. */
   static JSONSchemaProps mapValues(JSONSchemaProps node) {
     return node.getAdditionalProperties() == null ? null : node.getAdditionalProperties().getSchema();

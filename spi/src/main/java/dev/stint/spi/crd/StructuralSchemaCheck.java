@@ -24,7 +24,7 @@ public final class StructuralSchemaCheck {
   public static List<String> violations(JSONSchemaProps root) {
     List<String> violations = new ArrayList<>();
     SchemaTree.walk(root, (path, node, parent) -> {
-      String where = path.isEmpty() ? "<root>" : path;
+      String where = SchemaTree.display(path);
       if (path.contains("|")) {
         checkJunctorBranch(where, node, parent, violations);
       } else {
