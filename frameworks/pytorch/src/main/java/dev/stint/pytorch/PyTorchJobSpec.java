@@ -1,0 +1,102 @@
+package dev.stint.pytorch;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.stint.spi.TrainingJobSpec;
+import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.spi.api.RunPolicy;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code spec} of a PyTorchJob, field for field the Kubeflow training operator v1.9 {@code PyTorchJobSpec}. The CEL
+ * rules carry what the upstream validating webhook checked, so no webhook is needed; each message names its field.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.elasticPolicy) || (has(self.pytorchReplicaSpecs) && has(self.pytorchReplicaSpecs.Worker))",
+    message = "spec.pytorchReplicaSpecs.Worker: must be set when spec.elasticPolicy is used")
+@ValidationRule(value = "!has(self.nprocPerNode) || !has(self.elasticPolicy) || !has(self.elasticPolicy.nProcPerNode)",
+    message = "spec.elasticPolicy.nProcPerNode: must not be used with spec.nprocPerNode")
+public class PyTorchJobSpec implements TrainingJobSpec {
+
+  /** The replica types of a PyTorchJob, in the order the engine evaluates and creates them. */
+  public static final String MASTER = "Master";
+  /** The Worker replica type. */
+  public static final String WORKER = "Worker";
+
+  /**
+   * A replica spec has a usable pod template; the rules below that look inside the containers start from it, so
+   * that a missing template is reported once, by the rule that requires it.
+   */
+  private static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
+      + " && has(self[t].template.spec.containers)";
+
+  @JsonProperty("runPolicy")
+  @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, gang "
+      + "scheduling.")
+  private RunPolicy runPolicy;
+
+  @JsonProperty("elasticPolicy")
+  @JsonPropertyDescription("Elastic training with torchrun rendezvous; with metrics, an autoscaler for Workers.")
+  private ElasticPolicy elasticPolicy;
+
+  @JsonProperty("pytorchReplicaSpecs")
+  @JsonPropertyDescription("The replica types of the job, Master (at most one replica) and Worker, each with its "
+      + "replicas, pod template and restart policy.")
+  @Required
+  @Size(min = 1, max = 2)
+  @ValidationRule(value = "self.all(t, t == 'Master' || t == 'Worker')",
+      message = "spec.pytorchReplicaSpecs: replica types must be Master or Worker")
+  @ValidationRule(value = "self.all(t, " + HAS_CONTAINERS + " && size(self[t].template.spec.containers) > 0)",
+      message = "spec.pytorchReplicaSpecs: every replica type needs template.spec.containers with at least one "
+          + "container")
+  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.all(c, "
+      + "has(c.image) && c.image != ''))",
+      message = "spec.pytorchReplicaSpecs: every container in template.spec.containers needs a non-empty image")
+  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.exists(c, "
+      + "has(c.name) && c.name == 'pytorch'))",
+      message = "spec.pytorchReplicaSpecs: every replica type needs a container named pytorch in "
+          + "template.spec.containers")
+  @ValidationRule(value = "!has(self.Master) || !has(self.Master.replicas) || self.Master.replicas == 1",
+      message = "spec.pytorchReplicaSpecs.Master.replicas: must be 1")
+  @ValidationRule(value = "!has(self.Worker) || !has(self.Worker.replicas) || self.Worker.replicas >= 1",
+      message = "spec.pytorchReplicaSpecs.Worker.replicas: must be at least 1")
+  private Map<String, ReplicaSpec> pytorchReplicaSpecs;
+
+  @JsonProperty("nprocPerNode")
+  @JsonPropertyDescription("Number of processes per node: auto, cpu, gpu or a positive integer. Defaults to auto "
+      + "(unless the deprecated elasticPolicy.nProcPerNode is set).")
+  private String nprocPerNode;
+
+  public RunPolicy getRunPolicy() { return runPolicy; }
+  public void setRunPolicy(RunPolicy runPolicy) { this.runPolicy = runPolicy; }
+  public ElasticPolicy getElasticPolicy() { return elasticPolicy; }
+  public void setElasticPolicy(ElasticPolicy elasticPolicy) { this.elasticPolicy = elasticPolicy; }
+  public Map<String, ReplicaSpec> getPytorchReplicaSpecs() { return pytorchReplicaSpecs; }
+  public void setPytorchReplicaSpecs(Map<String, ReplicaSpec> v) { this.pytorchReplicaSpecs = v; }
+  public String getNprocPerNode() { return nprocPerNode; }
+  public void setNprocPerNode(String nprocPerNode) { this.nprocPerNode = nprocPerNode; }
+
+  @Override
+  public RunPolicy runPolicy() { return runPolicy; }
+
+  @Override
+  public Map<String, ReplicaSpec> replicaSpecs() { return pytorchReplicaSpecs; }
+
+  @Override
+  public String replicaSpecsField() { return "pytorchReplicaSpecs"; }
+
+  /**
+   * {@code nprocPerNode} after the upstream defaulting: {@code auto} when unset, unless the deprecated
+   * {@code elasticPolicy.nProcPerNode} is set (then empty). Computed, never written back to the job.
+   */
+  public Optional<String> effectiveNprocPerNode() {
+    if (nprocPerNode != null) return Optional.of(nprocPerNode);
+    boolean deprecatedFieldSet = elasticPolicy != null && elasticPolicy.getNProcPerNode() != null;
+    return deprecatedFieldSet ? Optional.empty() : Optional.of("auto");
+  }
+}

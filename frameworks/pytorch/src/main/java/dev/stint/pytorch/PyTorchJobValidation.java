@@ -1,0 +1,61 @@
+package dev.stint.pytorch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The semantic checks of a PyTorchJob that its CRD does not make: values that upstream accepted at admission but that
+ * cannot run (a {@code nprocPerNode} torchrun rejects, elastic bounds the autoscaler rejects). The structural rules
+ * (replica types, Master replicas, the {@code pytorch} container, ...) are CEL rules in the CRD.
+ */
+final class PyTorchJobValidation {
+
+  /** What torchrun's {@code --nproc-per-node} accepts. */
+  private static final Pattern NPROC_PER_NODE = Pattern.compile("auto|cpu|gpu|[1-9][0-9]*");
+  private static final int MAX_PORT = 65535;
+
+  private PyTorchJobValidation() { }
+
+  /** The problems, each naming its field; empty when the job can run. */
+  static List<String> problems(PyTorchJob job) {
+    List<String> problems = new ArrayList<>();
+    PyTorchJobSpec spec = job.getSpec();
+    // the CRD requires both; checked again because wiring cannot do without them
+    if (spec == null || spec.getPytorchReplicaSpecs() == null || spec.getPytorchReplicaSpecs().isEmpty()) {
+      problems.add("spec.pytorchReplicaSpecs: must be set");
+      return problems;
+    }
+    if (spec.getNprocPerNode() != null && !NPROC_PER_NODE.matcher(spec.getNprocPerNode()).matches()) {
+      problems.add("spec.nprocPerNode: must be auto, cpu, gpu or a positive integer, not \""
+          + spec.getNprocPerNode() + "\"");
+    }
+    if (spec.getElasticPolicy() != null) {
+      elasticProblems(spec.getElasticPolicy(), problems);
+    }
+    return problems;
+  }
+
+  private static void elasticProblems(ElasticPolicy elastic, List<String> problems) {
+    Integer min = elastic.getMinReplicas();
+    Integer max = elastic.getMaxReplicas();
+    if (min != null && min < 1) {
+      problems.add("spec.elasticPolicy.minReplicas: must be at least 1");
+    }
+    if (max != null && max < 1) {
+      problems.add("spec.elasticPolicy.maxReplicas: must be at least 1");
+    }
+    if (min != null && max != null && min > max) {
+      problems.add("spec.elasticPolicy.maxReplicas: must not be less than minReplicas (" + min + ")");
+    }
+    if (elastic.getRdzvPort() != null && (elastic.getRdzvPort() < 1 || elastic.getRdzvPort() > MAX_PORT)) {
+      problems.add("spec.elasticPolicy.rdzvPort: must be a port number between 1 and " + MAX_PORT);
+    }
+    if (elastic.getNProcPerNode() != null && elastic.getNProcPerNode() < 1) {
+      problems.add("spec.elasticPolicy.nProcPerNode: must be at least 1");
+    }
+    if (elastic.getMaxRestarts() != null && elastic.getMaxRestarts() < 0) {
+      problems.add("spec.elasticPolicy.maxRestarts: must not be negative");
+    }
+  }
+}

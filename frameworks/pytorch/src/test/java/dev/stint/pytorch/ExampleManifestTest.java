@@ -1,0 +1,112 @@
+package dev.stint.pytorch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** Upstream's own manifest, {@code examples/pytorch-simple.yaml}, reads into the model unchanged and is valid. */
+class ExampleManifestTest {
+
+  @Test
+  void upstreamSimpleExampleDeserializes() throws IOException {
+    PyTorchJob job = read(Path.of(System.getProperty("stint.root"), "examples", "pytorch-simple.yaml"));
+
+    assertThat(job.getApiVersion()).isEqualTo("kubeflow.org/v1");
+    assertThat(job.getKind()).isEqualTo("PyTorchJob");
+    assertThat(job.getMetadata().getName()).isEqualTo("pytorch-simple");
+    assertThat(job.getSpec().getPytorchReplicaSpecs()).containsOnlyKeys("Master", "Worker");
+    for (String type : new String[] {"Master", "Worker"}) {
+      ReplicaSpec replica = job.getSpec().getPytorchReplicaSpecs().get(type);
+      assertThat(replica.getReplicas()).isEqualTo(1);
+      assertThat(replica.getRestartPolicy()).isEqualTo("OnFailure");
+      Container container = replica.getTemplate().getSpec().getContainers().get(0);
+      assertThat(container.getName()).isEqualTo("pytorch");
+      assertThat(container.getImage()).isEqualTo("docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727");
+      assertThat(container.getImagePullPolicy()).isEqualTo("Always");
+      assertThat(container.getCommand()).containsExactly("python3", "/opt/pytorch-mnist/mnist.py", "--epochs=1");
+    }
+    assertThat(job.getSpec().getRunPolicy()).isNull();
+    assertThat(job.getSpec().getElasticPolicy()).isNull();
+    assertThat(job.getSpec().getNprocPerNode()).isNull();
+    assertThat(job.getStatus()).as("no status invented on read").isNull();
+    assertThat(new PyTorchFramework().validate(job)).isEmpty();
+  }
+
+  @Test
+  void elasticFieldsKeepTheirUpstreamNames() {
+    String manifest = """
+        apiVersion: kubeflow.org/v1
+        kind: PyTorchJob
+        metadata: {name: elastic}
+        spec:
+          nprocPerNode: "2"
+          elasticPolicy:
+            rdzvBackend: c10d
+            rdzvId: run-1
+            minReplicas: 1
+            maxReplicas: 3
+            maxRestarts: 100
+            nProcPerNode: 4
+            rdzvConf: [{key: timeout, value: "900"}]
+          pytorchReplicaSpecs:
+            Worker: {replicas: 2, template: {spec: {containers: [{name: pytorch, image: x}]}}}
+        """;
+    KubernetesSerialization serialization = serialization();
+    PyTorchJob job = serialization.unmarshal(manifest, PyTorchJob.class);
+
+    ElasticPolicy elastic = job.getSpec().getElasticPolicy();
+    assertThat(elastic.getNProcPerNode()).isEqualTo(4);
+    assertThat(elastic.getRdzvId()).isEqualTo("run-1");
+    assertThat(elastic.getRdzvConf()).containsExactly(new RdzvConf("timeout", "900"));
+    String json = serialization.asJson(job);
+    assertThat(json).contains("\"nProcPerNode\":4", "\"nprocPerNode\":\"2\"", "\"rdzvId\":\"run-1\"")
+        .doesNotContain("\"nprocPerNode\":4");
+  }
+
+  @Test
+  void statusReadsAndWritesThroughTheSharedTypes() {
+    String manifest = """
+        apiVersion: kubeflow.org/v1
+        kind: PyTorchJob
+        metadata: {name: test-job, namespace: ns}
+        spec:
+          pytorchReplicaSpecs:
+            Worker: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: x}]}}}
+        status:
+          startTime: "2026-01-01T00:00:00Z"
+          replicaStatuses:
+            Worker: {active: 1, selector: "training.kubeflow.org/job-name=test-job"}
+          conditions:
+          - {type: Created, status: "True", reason: PyTorchJobCreated, message: "PyTorchJob test-job is created."}
+        """;
+    KubernetesSerialization serialization = serialization();
+
+    PyTorchJob job = serialization.unmarshal(manifest, PyTorchJob.class);
+
+    assertThat(job.getStatus().getStartTime()).isEqualTo("2026-01-01T00:00:00Z");
+    assertThat(job.getStatus().getReplicaStatuses().get("Worker").active()).isEqualTo(1);
+    assertThat(job.getStatus().isTrue("Created")).isTrue();
+    PyTorchJob copy = serialization.unmarshal(serialization.asJson(job), PyTorchJob.class);
+    assertThat(copy.getStatus()).isEqualTo(job.getStatus());
+  }
+
+  private static PyTorchJob read(Path manifest) throws IOException {
+    try (InputStream in = Files.newInputStream(manifest)) {
+      return serialization().unmarshal(in, PyTorchJob.class);
+    }
+  }
+
+  /** Without registration, fabric8 reads any document with a kind it does not know as a GenericKubernetesResource. */
+  private static KubernetesSerialization serialization() {
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    serialization.registerKubernetesResource(PyTorchJob.class);
+    return serialization;
+  }
+}

@@ -1,0 +1,178 @@
+package dev.stint.pytorch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stint.spi.crd.CelRuleCheck;
+import dev.stint.spi.crd.StructuralSchemaCheck;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The generated PyTorchJob CRD: upstream's names, subresources and columns; a structural schema the API server
+ * accepts; CEL rules that iterate only bounded lists and maps; and the validation the upstream webhook did.
+ */
+class PyTorchCrdTest {
+
+  private static String yaml;
+  private static CustomResourceDefinition crd;
+  private static CustomResourceDefinitionVersion v1;
+  private static JSONSchemaProps root;
+
+  @BeforeAll
+  static void load() throws IOException {
+    yaml = CrdUpToDateTest.generatedCrd();
+    crd = new KubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
+    v1 = crd.getSpec().getVersions().get(0);
+    root = v1.getSchema().getOpenAPIV3Schema();
+  }
+
+  @Test
+  void namesAndVersionAreUpstreams() {
+    assertThat(crd.getMetadata().getName()).isEqualTo("pytorchjobs.kubeflow.org");
+    assertThat(crd.getMetadata().getAnnotations()).as("finisher hints are removed").isNullOrEmpty();
+    assertThat(crd.getSpec().getGroup()).isEqualTo("kubeflow.org");
+    assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
+    assertThat(crd.getSpec().getNames().getKind()).isEqualTo("PyTorchJob");
+    assertThat(crd.getSpec().getNames().getPlural()).isEqualTo("pytorchjobs");
+    assertThat(crd.getSpec().getNames().getSingular()).isEqualTo("pytorchjob");
+    assertThat(crd.getSpec().getVersions()).singleElement()
+        .satisfies(v -> assertThat(v.getName()).isEqualTo("v1"))
+        .satisfies(v -> assertThat(v.getServed()).isTrue())
+        .satisfies(v -> assertThat(v.getStorage()).isTrue());
+  }
+
+  @Test
+  void statusAndScaleSubresources() {
+    assertThat(v1.getSubresources().getStatus()).isNotNull();
+    var scale = v1.getSubresources().getScale();
+    assertThat(scale.getSpecReplicasPath()).isEqualTo(".spec.pytorchReplicaSpecs.Worker.replicas");
+    assertThat(scale.getStatusReplicasPath()).isEqualTo(".status.replicaStatuses.Worker.active");
+    assertThat(scale.getLabelSelectorPath()).isEqualTo(".status.replicaStatuses.Worker.selector");
+  }
+
+  @Test
+  void printerColumnsInUpstreamOrder() {
+    assertThat(v1.getAdditionalPrinterColumns())
+        .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath,
+            CustomResourceColumnDefinition::getType)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("State", ".status.conditions[-1:].type", "string"),
+            org.assertj.core.groups.Tuple.tuple("Age", ".metadata.creationTimestamp", "date"));
+  }
+
+  @Test
+  void schemaIsStructural() {
+    assertThat(StructuralSchemaCheck.violations(root)).isEmpty();
+    assertThat(yaml).doesNotContain("x-kubernetes-preserve-unknown-fields");
+  }
+
+  @Test
+  void celRulesIterateOnlyBoundedListsAndMaps() {
+    assertThat(CelRuleCheck.violations(root)).isEmpty();
+  }
+
+  @Test
+  void everyPodTemplateBoundsItsContainers() {
+    List<JSONSchemaProps> podSpecs = new ArrayList<>();
+    collectPodSpecs(root, podSpecs);
+
+    // the replica template (one schema for every replica type: the map's value schema)
+    assertThat(podSpecs).hasSize(1);
+    JSONSchemaProps podSpec = node(".spec.pytorchReplicaSpecs[*].template.spec");
+    assertThat(podSpec.getProperties().get("containers").getMaxItems()).isEqualTo(64L);
+    assertThat(podSpec.getProperties().get("initContainers").getMaxItems()).isEqualTo(64L);
+    assertThat(podSpec.getProperties().get("ephemeralContainers").getMaxItems()).isEqualTo(64L);
+  }
+
+  @Test
+  void replicaSpecsAreRequiredAndBounded() {
+    JSONSchemaProps spec = node(".spec");
+    assertThat(spec.getRequired()).containsExactly("pytorchReplicaSpecs");
+    JSONSchemaProps replicaSpecs = node(".spec.pytorchReplicaSpecs");
+    assertThat(replicaSpecs.getMinProperties()).isEqualTo(1L);
+    assertThat(replicaSpecs.getMaxProperties()).isEqualTo(2L);
+  }
+
+  @Test
+  void upstreamWebhookChecksAreCelRules() {
+    assertThat(messages(root)).containsExactly(
+        "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
+            + "ending with a letter or digit)",
+        "metadata.name: must be no more than 63 characters",
+        "spec.pytorchReplicaSpecs: must be set",
+        "spec.runPolicy.managedBy is immutable",
+        "spec.runPolicy.managedBy is immutable");
+    assertThat(messages(node(".spec"))).containsExactly(
+        "spec.pytorchReplicaSpecs.Worker: must be set when spec.elasticPolicy is used",
+        "spec.elasticPolicy.nProcPerNode: must not be used with spec.nprocPerNode");
+    assertThat(messages(node(".spec.pytorchReplicaSpecs"))).containsExactly(
+        "spec.pytorchReplicaSpecs: replica types must be Master or Worker",
+        "spec.pytorchReplicaSpecs: every replica type needs template.spec.containers with at least one container",
+        "spec.pytorchReplicaSpecs: every container in template.spec.containers needs a non-empty image",
+        "spec.pytorchReplicaSpecs: every replica type needs a container named pytorch in template.spec.containers",
+        "spec.pytorchReplicaSpecs.Master.replicas: must be 1",
+        "spec.pytorchReplicaSpecs.Worker.replicas: must be at least 1");
+  }
+
+  @Test
+  void runPolicyRulesComeFromTheSpi() {
+    assertThat(messages(node(".spec.runPolicy")))
+        .containsExactly("spec.runPolicy.managedBy is immutable", "spec.runPolicy.managedBy is immutable");
+    assertThat(messages(node(".spec.runPolicy.schedulingPolicy")))
+        .containsExactly("spec.runPolicy.schedulingPolicy.queue is immutable");
+    assertThat(node(".spec.runPolicy.suspend").getDefault().asBoolean(true)).isFalse();
+  }
+
+  @Test
+  void elasticPolicyHasUpstreamFields() {
+    assertThat(node(".spec.elasticPolicy").getProperties().keySet()).containsExactlyInAnyOrder(
+        "minReplicas", "maxReplicas", "rdzvBackend", "rdzvPort", "rdzvHost", "rdzvId", "rdzvConf", "standalone",
+        "nProcPerNode", "maxRestarts", "metrics");
+    assertThat(node(".spec.elasticPolicy.rdzvConf[*]").getProperties().keySet()).containsExactly("key", "value");
+    assertThat(node(".spec.elasticPolicy.metrics[*].resource.target.averageUtilization").getType())
+        .isEqualTo("integer");
+    assertThat(node(".spec.nprocPerNode").getType()).isEqualTo("string");
+  }
+
+  @Test
+  void smallEnoughForAnyApply() throws IOException {
+    byte[] json = new KubernetesSerialization().asJson(crd).getBytes(StandardCharsets.UTF_8);
+    // kubectl's client-side apply keeps the object in a 256 KiB annotation; server-side apply has no such limit
+    assertThat(json.length).isLessThan(256 * 1024);
+  }
+
+  /** The schema node at a path such as {@code .spec.pytorchReplicaSpecs[*].template}. */
+  private static JSONSchemaProps node(String path) {
+    JSONSchemaProps node = root;
+    for (String part : path.substring(1).split("\\.")) {
+      boolean each = part.endsWith("[*]");
+      String name = each ? part.substring(0, part.length() - 3) : part;
+      node = node.getProperties().get(name);
+      assertThat(node).as("schema node %s of %s", name, path).isNotNull();
+      if (each) node = node.getItems() != null ? node.getItems().getSchema() : node.getAdditionalProperties().getSchema();
+    }
+    return node;
+  }
+
+  private static List<String> messages(JSONSchemaProps node) {
+    return node.getXKubernetesValidations().stream().map(ValidationRule::getMessage).toList();
+  }
+
+  private static void collectPodSpecs(JSONSchemaProps node, List<JSONSchemaProps> found) {
+    if (node == null) return;
+    if (node.getProperties() != null && node.getProperties().containsKey("containers")) found.add(node);
+    if (node.getProperties() != null) node.getProperties().values().forEach(child -> collectPodSpecs(child, found));
+    if (node.getAdditionalProperties() != null) collectPodSpecs(node.getAdditionalProperties().getSchema(), found);
+    if (node.getItems() != null) collectPodSpecs(node.getItems().getSchema(), found);
+  }
+}

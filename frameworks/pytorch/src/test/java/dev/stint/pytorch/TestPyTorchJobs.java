@@ -1,0 +1,138 @@
+package dev.stint.pytorch;
+
+import dev.stint.spi.ReplicaId;
+import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Fluent PyTorchJob fixtures: {@code TestPyTorchJobs.job("test-job").master(1).workers(2).build()}. Every replica
+ * type gets a template with one container named {@code pytorch}; ports are left out unless asked for, as in most
+ * user manifests. {@link #podFor} builds a pod the way the engine hands it to {@code wire()}.
+ */
+final class TestPyTorchJobs {
+
+  static final String IMAGE = "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727";
+
+  private final String name;
+  private String namespace = "default";
+  private final Map<String, ReplicaSpec> replicas = new LinkedHashMap<>();
+  private String nprocPerNode;
+  private ElasticPolicy elasticPolicy;
+
+  private TestPyTorchJobs(String name) {
+    this.name = name;
+  }
+
+  static TestPyTorchJobs job(String name) {
+    return new TestPyTorchJobs(name);
+  }
+
+  TestPyTorchJobs namespace(String namespace) {
+    this.namespace = namespace;
+    return this;
+  }
+
+  TestPyTorchJobs master(int replicas) {
+    return replicaType(PyTorchJobSpec.MASTER, replicas);
+  }
+
+  TestPyTorchJobs workers(int replicas) {
+    return replicaType(PyTorchJobSpec.WORKER, replicas);
+  }
+
+  /** A replica type with an explicit replica count and a template of one {@code pytorch} container. */
+  TestPyTorchJobs replicaType(String type, Integer replicas) {
+    ReplicaSpec spec = new ReplicaSpec();
+    spec.setReplicas(replicas);
+    spec.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
+        .addNewContainer().withName(PyTorchEnv.CONTAINER).withImage(IMAGE).endContainer()
+        .endSpec().build());
+    this.replicas.put(type, spec);
+    return this;
+  }
+
+  /** Changes the template of a replica type added before. */
+  TestPyTorchJobs template(String type, Consumer<PodSpecBuilder> change) {
+    ReplicaSpec spec = replicas.get(type);
+    PodSpecBuilder builder = new PodSpecBuilder(spec.getTemplate().getSpec());
+    change.accept(builder);
+    spec.getTemplate().setSpec(builder.build());
+    return this;
+  }
+
+  /** Gives the {@code pytorch} container of a replica type the framework port. */
+  TestPyTorchJobs port(String type, int port) {
+    return template(type, pod -> pod.editFirstContainer()
+        .addNewPort().withName(PyTorchEnv.PORT_NAME).withContainerPort(port).endPort().endContainer());
+  }
+
+  TestPyTorchJobs nprocPerNode(String value) {
+    this.nprocPerNode = value;
+    return this;
+  }
+
+  /** Makes the job elastic; the consumer sets the policy's fields. */
+  TestPyTorchJobs elastic(Consumer<ElasticPolicy> settings) {
+    this.elasticPolicy = new ElasticPolicy();
+    settings.accept(elasticPolicy);
+    return this;
+  }
+
+  PyTorchJob build() {
+    PyTorchJob job = new PyTorchJob();
+    job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    PyTorchJobSpec spec = new PyTorchJobSpec();
+    spec.setPytorchReplicaSpecs(new LinkedHashMap<>(replicas));
+    spec.setNprocPerNode(nprocPerNode);
+    spec.setElasticPolicy(elasticPolicy);
+    job.setSpec(spec);
+    return job;
+  }
+
+  /** A CPU-utilisation metric, as in upstream's elastic examples. */
+  static MetricSpec cpuUtilization(int percent) {
+    return new MetricSpecBuilder().withType("Resource").withNewResource().withName("cpu")
+        .withNewTarget().withType("Utilization").withAverageUtilization(percent).endTarget()
+        .endResource().build();
+  }
+
+  /**
+   * The pod of one replica as the engine passes it to {@code wire()}: a copy of the template with the pod name and
+   * the default port added to the {@code pytorch} container when it has none of that name.
+   */
+  static Pod podFor(PyTorchJob job, ReplicaId replica) {
+    ReplicaSpec spec = job.getSpec().getPytorchReplicaSpecs().get(replica.type());
+    Pod pod = new PodBuilder()
+        .withMetadata(new ObjectMetaBuilder().withName(replica.podName(job.getMetadata().getName()))
+            .withNamespace(job.getMetadata().getNamespace()).build())
+        .withSpec(new PodSpecBuilder(spec.getTemplate().getSpec()).withRestartPolicy("OnFailure").build())
+        .build();
+    List<Container> containers = new ArrayList<>();
+    for (Container container : pod.getSpec().getContainers()) {
+      containers.add(PyTorchEnv.CONTAINER.equals(container.getName()) ? withDefaultPort(container) : container);
+    }
+    pod.getSpec().setContainers(containers);
+    return pod;
+  }
+
+  private static Container withDefaultPort(Container container) {
+    List<ContainerPort> ports = container.getPorts() == null ? List.of() : container.getPorts();
+    if (ports.stream().anyMatch(p -> PyTorchEnv.PORT_NAME.equals(p.getName()))) return container;
+    return new ContainerBuilder(container).addNewPort()
+        .withName(PyTorchEnv.PORT_NAME).withContainerPort(PyTorchEnv.DEFAULT_PORT).endPort().build();
+  }
+}
