@@ -15,7 +15,7 @@
 #   STINT_KCM_CONTROLLERS kube-controller-manager --controllers (default: see KCM_CONTROLLERS below)
 #   STINT_APISERVER_EXTRA_ARGS  extra kube-apiserver flags (space separated)
 #   STINT_UP_TIMEOUT      seconds to wait for each readiness step (default 180)
-#   KUBECTL               kubectl to use (default: kubectl on PATH)
+#   KUBECTL               kubectl to use (default: the one testbin.sh built if STINT_TESTBIN_KUBECTL=1, else PATH)
 # The admin kubeconfig (user "admin", group system:masters, RSA client cert, data inlined) is
 # $STINT_CLUSTER_DIR/kubeconfig.
 set -euo pipefail
@@ -30,6 +30,7 @@ PIDS="$DIR/pids"
 NODES="${STINT_KWOK_NODES:-4}"
 TIMEOUT="${STINT_UP_TIMEOUT:-180}"
 KUBECTL="${KUBECTL:-kubectl}"
+[ "$KUBECTL" = kubectl ] && [ -x "$STINT_KUBE_BIN/kubectl" ] && KUBECTL="$STINT_KUBE_BIN/kubectl"
 KCM_CONTROLLERS="${STINT_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,job-controller,ttl-after-finished-controller,endpoints-controller,endpointslice-controller}"
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 
@@ -143,6 +144,7 @@ healthy() { # quick check used by status and by an idempotent up
   local c
   for c in "${COMPONENTS[@]}"; do live_pid "$c" >/dev/null || return 1; done
   [ -f "$KCFG" ] && [ -f "$DIR/ports.env" ] || return 1
+  # shellcheck disable=SC1091
   . "$DIR/ports.env"
   curl -sf --max-time 5 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
     "https://127.0.0.1:$APISERVER_PORT/readyz" >/dev/null

@@ -8,7 +8,7 @@
 # ~/.cache/stint/testbin/<component>-<version>/); a run with the cache present is a no-op.
 # Wrapper go.mod files are generated in a temporary directory and removed afterwards.
 # Set STINT_TESTBIN_KUBECTL=1 to also build a matching kubectl (not needed: any kubectl works).
-set -euo pipefail
+set -Eeuo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$HERE/versions.sh"
 
@@ -53,8 +53,9 @@ build_kube() {
   begin "$STINT_KUBE_BIN"
   mkdir -p "$src" && cd "$src"
   go mod init local/stint-k8s-testbin >/dev/null 2>&1
-  local gomod; gomod="$(go mod download -json "k8s.io/kubernetes@$v" | json_field GoMod)"
-  [ -f "$gomod" ] || die "could not download k8s.io/kubernetes@$v"
+  local dl gomod; dl="$(go mod download -json "k8s.io/kubernetes@$v" 2>&1 || true)"
+  gomod="$(json_field GoMod <<<"$dl")"
+  [ -f "$gomod" ] || die "could not download k8s.io/kubernetes@$v: $(json_field Error <<<"$dl")"
   # k8s.io/kubernetes requires its staging modules at v0.0.0 and replaces them with ./staging/...;
   # replace directives only apply in the main module, so replace each one with its published v0.Y.Z.
   local staging; staging="$(sed -nE 's#^[[:space:]]*(replace[[:space:]]+)?([^[:space:]]+)[[:space:]]+=>[[:space:]]+\./staging/src/.*#\2#p' "$gomod" | sort -u)"
@@ -110,9 +111,12 @@ build_kwok() {
   finish "$STINT_KWOK_BIN" "sigs.k8s.io/kwok $v"
 }
 
+CURRENT=""
+trap '[ -n "$CURRENT" ] && echo "testbin: ERROR: building $CURRENT failed (see the go output above); pin another version with the STINT_*_VERSION variables" >&2' ERR
 t0=$SECONDS
-etcd_done || build_etcd
-kwok_done || build_kwok
-kube_done || build_kube
+etcd_done || { CURRENT="go.etcd.io/etcd/server/v3@$STINT_ETCD_VERSION"; build_etcd; }
+kwok_done || { CURRENT="sigs.k8s.io/kwok@$STINT_KWOK_VERSION"; build_kwok; }
+kube_done || { CURRENT="k8s.io/kubernetes@$STINT_KUBE_VERSION"; build_kube; }
+CURRENT=""
 log "done in $((SECONDS - t0)) s"
 print_paths

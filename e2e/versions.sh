@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Sourced by e2e/testbin.sh, e2e/cluster.sh and e2e/smoke.sh: pinned versions and cache paths
 # of the local control-plane binaries. Override any of them from the environment.
 : "${STINT_KUBE_VERSION:=v1.36.3}"   # k8s.io/kubernetes: kube-apiserver, kube-controller-manager, kube-scheduler
