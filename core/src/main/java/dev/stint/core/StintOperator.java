@@ -103,7 +103,7 @@ public final class StintOperator implements AutoCloseable {
                                                      ActionApplier applier, EventRecorder events) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
-      var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events);
+      var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply);
       operator.register(reconciler, configuration(operator, reconciler, framework));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));

@@ -27,6 +27,10 @@ public final class ActionApplier {
     this.client = client;
   }
 
+  public KubernetesClient client() {
+    return client;
+  }
+
   /** Applies the actions in order, recording an event for each child created or deleted. */
   public void apply(HasMetadata job, List<Action> actions, EventRecorder events) {
     String ns = job.getMetadata().getNamespace();

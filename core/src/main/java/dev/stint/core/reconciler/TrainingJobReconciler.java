@@ -1,5 +1,6 @@
 package dev.stint.core.reconciler;
 
+import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Decision;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
@@ -9,9 +10,7 @@ import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
-import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -42,13 +41,15 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final Clock clock;
   private final ActionApplier applier;
   private final EventRecorder events;
+  private final StatusWriter statusWriter;
 
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
-                               EventRecorder events) {
+                               EventRecorder events, boolean serverSideApply) {
     this.framework = framework;
     this.clock = clock;
     this.applier = applier;
     this.events = events;
+    this.statusWriter = new StatusWriter(applier.client(), serverSideApply, "stint");
   }
 
   public TrainingFramework<J> framework() {
@@ -77,7 +78,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   }
 
   @Override
-  public UpdateControl<J> reconcile(J job, Context<J> context) {
+  public UpdateControl<J> reconcile(J cached, Context<J> context) {
+    J job = statusWriter.freshest(cached);
     MDC.put("stint.framework", framework.name());
     MDC.put("stint.job", job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
     try {
@@ -113,26 +115,14 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     }
     applier.apply(job, decision.actions(), events);
     decision.events().forEach(e -> events.record(job, e));
-    boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof dev.stint.core.decision.Action.DeleteJob);
-    UpdateControl<J> control = deleted || Objects.equals(decision.status(), job.getStatus())
-        ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusPatch(job, decision.status()));
-    decision.requeueAfter().ifPresent(d -> control.rescheduleAfter(d.plusMillis(500)));
-    return control;
-  }
-
-  /** A fresh object carrying only identity and status, so that the patch never touches spec or metadata. */
-  @SuppressWarnings("unchecked")
-  private J statusPatch(J job, JobStatus status) {
-    try {
-      J patch = framework.jobType().getDeclaredConstructor().newInstance();
-      ObjectMeta meta = new ObjectMeta();
-      meta.setName(job.getMetadata().getName());
-      meta.setNamespace(job.getMetadata().getNamespace());
-      patch.setMetadata(meta);
-      ((io.fabric8.kubernetes.client.CustomResource<?, JobStatus>) patch).setStatus(status);
-      return patch;
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException(framework.jobType() + " needs a public no-argument constructor", e);
+    boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
+    if (!deleted && !Objects.equals(decision.status(), job.getStatus())) {
+      statusWriter.write(job, decision.status(), framework.jobType());
     }
+    UpdateControl<J> control = UpdateControl.noUpdate();
+    if (decision.requeueAfter().isPresent()) {
+      control.rescheduleAfter(decision.requeueAfter().get().plusMillis(500));
+    }
+    return control;
   }
 }

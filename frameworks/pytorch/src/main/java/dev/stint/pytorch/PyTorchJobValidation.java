@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 /**
  * The semantic checks of a PyTorchJob that its CRD does not make: values that upstream accepted at admission but that
  * cannot run (a {@code nprocPerNode} torchrun rejects, elastic bounds the autoscaler rejects). The structural rules
- * (replica types, Master replicas, the {@code pytorch} container, ...) are CEL rules in the CRD.
+ * (replica types, Master replicas, the {@code pytorch} container, ...) are CEL rules in the CRD; the ones that would
+ * make wiring wrong are checked here again, for clusters that still run an older CRD (or upstream's, which has none).
  */
 final class PyTorchJobValidation {
 
@@ -26,6 +27,7 @@ final class PyTorchJobValidation {
       problems.add("spec.pytorchReplicaSpecs: must be set");
       return problems;
     }
+    replicaProblems(spec, problems);
     if (spec.getNprocPerNode() != null && !NPROC_PER_NODE.matcher(spec.getNprocPerNode()).matches()) {
       problems.add("spec.nprocPerNode: must be auto, cpu, gpu or a positive integer, not \""
           + spec.getNprocPerNode() + "\"");
@@ -34,6 +36,24 @@ final class PyTorchJobValidation {
       elasticProblems(spec.getElasticPolicy(), problems);
     }
     return problems;
+  }
+
+  private static void replicaProblems(PyTorchJobSpec spec, List<String> problems) {
+    var master = spec.getPytorchReplicaSpecs().get(PyTorchJobSpec.MASTER);
+    var worker = spec.getPytorchReplicaSpecs().get(PyTorchJobSpec.WORKER);
+    if (master != null && master.replicasOrDefault() != 1) {
+      problems.add("spec.pytorchReplicaSpecs.Master.replicas: must be 1");
+    }
+    if (worker != null && worker.replicasOrDefault() < 1) {
+      problems.add("spec.pytorchReplicaSpecs.Worker.replicas: must be at least 1");
+    }
+    if (spec.getElasticPolicy() != null && worker == null) {
+      problems.add("spec.elasticPolicy: needs a Worker replica spec");
+    }
+    if (spec.getNprocPerNode() != null && spec.getElasticPolicy() != null
+        && spec.getElasticPolicy().getNProcPerNode() != null) {
+      problems.add("spec.nprocPerNode: must not be set together with the deprecated spec.elasticPolicy.nProcPerNode");
+    }
   }
 
   private static void elasticProblems(ElasticPolicy elastic, List<String> problems) {
