@@ -1,0 +1,184 @@
+package dev.stint.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stint.pytorch.PyTorchJob;
+import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Stint run from its jar against the real API server with kwok nodes: the PyTorchJob life cycle, suspend and resume
+ * with kubectl patch, garbage collection, and an operator killed mid-run.
+ */
+class OperatorOnClusterIT {
+  static KubernetesClient client;
+  static String ns;
+  OperatorProcess operator;
+
+  @BeforeAll
+  static void setUp() {
+    client = LocalCluster.client();
+    LocalCluster.installCrds();
+    ns = LocalCluster.namespace(client, "op");
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (client != null) {
+      client.namespaces().withName(ns).delete();
+      client.close();
+    }
+  }
+
+  @BeforeEach
+  void startOperator() {
+    operator = OperatorProcess.start();
+  }
+
+  @AfterEach
+  void stopOperator() throws InterruptedException {
+    operator.close();
+  }
+
+  static void apply(String name, int workers) {
+    String manifest = """
+        apiVersion: kubeflow.org/v1
+        kind: PyTorchJob
+        metadata: {name: %s}
+        spec:
+          pytorchReplicaSpecs:
+            Master:
+              replicas: 1
+              restartPolicy: OnFailure
+              template:
+                spec:
+                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
+            Worker:
+              replicas: %d
+              restartPolicy: OnFailure
+              template:
+                spec:
+                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
+        """.formatted(name, workers);
+    Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-").assertOk();
+  }
+
+  static JobStatus status(String name) {
+    PyTorchJob job = client.resources(PyTorchJob.class).inNamespace(ns).withName(name).get();
+    return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
+  }
+
+  static List<Pod> pods(String job) {
+    return client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job).list().getItems();
+  }
+
+  static Map<String, String> runningPodUids(String job) {
+    return pods(job).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+  }
+
+  static void exit(String pod, int code) {
+    Kubectl.run("annotate", "pod", pod, "-n", ns, "stint.dev/kwok-exit-code=" + code).assertOk();
+  }
+
+  static Map<String, String> env(Pod pod) {
+    return pod.getSpec().getContainers().get(0).getEnv().stream()
+        .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+  }
+
+  @Test
+  void pytorchJobRunsToSuccessWithUpstreamEnv() {
+    apply("life", 2);
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("life")).hasSize(3)
+        .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running")));
+    Pod worker1 = client.pods().inNamespace(ns).withName("life-worker-1").get();
+    assertThat(env(worker1)).containsEntry("MASTER_ADDR", "life-master-0").containsEntry("WORLD_SIZE", "3")
+        .containsEntry("RANK", "2").containsEntry("PET_NNODES", "3").containsEntry("MASTER_PORT", "23456");
+    assertThat(worker1.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getKind()).isEqualTo("PyTorchJob"));
+    assertThat(client.services().inNamespace(ns).withName("life-master-0").get().getSpec().getClusterIP())
+        .isEqualTo("None");
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("life").isTrue("Running")).isTrue());
+
+    exit("life-master-0", 0);
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("life").isTrue("Succeeded")).isTrue());
+    JobStatus done = status("life");
+    assertThat(done.getCompletionTime()).isNotNull();
+    assertThat(done.condition("Succeeded").orElseThrow().getReason()).isEqualTo("PyTorchJobSucceeded");
+    assertThat(done.condition("Running").orElseThrow().getStatus()).isEqualTo("False");
+    // workers still running when the master succeeded are stopped
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(pods("life"))
+        .extracting(p -> p.getMetadata().getName()).containsExactly("life-master-0"));
+  }
+
+  @Test
+  void suspendAndResumeWithKubectlPatch() {
+    apply("pause", 2);
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("pause").isTrue("Running")).isTrue());
+
+    Kubectl.run("patch", "pytorchjob", "pause", "-n", ns, "--type", "merge",
+        "-p", "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}").assertOk();
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      assertThat(pods("pause")).isEmpty();
+      assertThat(client.services().inNamespace(ns).withLabel("training.kubeflow.org/job-name", "pause").list()
+          .getItems()).isEmpty();
+      JobStatus s = status("pause");
+      assertThat(s.condition("Suspended").orElseThrow().getStatus()).isEqualTo("True");
+      assertThat(s.condition("Running").orElseThrow().getReason()).isEqualTo("PyTorchJobSuspended");
+      assertThat(s.getReplicaStatuses().get("Worker").active()).isZero();
+    });
+
+    Kubectl.run("patch", "pytorchjob", "pause", "-n", ns, "--type", "merge",
+        "-p", "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}").assertOk();
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      assertThat(pods("pause")).hasSize(3);
+      JobStatus s = status("pause");
+      assertThat(s.condition("Suspended").orElseThrow().getReason()).isEqualTo("PyTorchJobResumed");
+      assertThat(s.isTrue("Running")).isTrue();
+    });
+  }
+
+  @Test
+  void deletingAJobGarbageCollectsItsPodsAndServices() {
+    apply("gone", 1);
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("gone")).hasSize(2));
+    Kubectl.run("delete", "pytorchjob", "gone", "-n", ns).assertOk();
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      assertThat(pods("gone")).isEmpty();
+      assertThat(client.services().inNamespace(ns).withLabel("training.kubeflow.org/job-name", "gone").list()
+          .getItems()).isEmpty();
+    });
+  }
+
+  @Test
+  void killedAndRestartedOperatorConvergesWithoutDuplicatePods() throws Exception {
+    apply("crash", 3);
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(runningPodUids("crash")).hasSize(4));
+    Map<String, String> before = runningPodUids("crash");
+    operator.kill();
+    exit("crash-worker-2", 1); // a retryable failure (OnFailure) while no operator runs
+    operator = OperatorProcess.start();
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      Map<String, String> after = runningPodUids("crash");
+      assertThat(after).hasSize(4);
+      assertThat(after.get("crash-worker-2")).isNotEqualTo(before.get("crash-worker-2"));
+      assertThat(status("crash").getReplicaStatuses().get("Worker").restarts()).isEqualTo(1);
+    });
+    Map<String, String> after = runningPodUids("crash");
+    for (String name : List.of("crash-master-0", "crash-worker-0", "crash-worker-1")) {
+      assertThat(after.get(name)).as("%s was recreated", name).isEqualTo(before.get(name));
+    }
+    assertThat(operator.alive()).isTrue();
+  }
+}
