@@ -1,5 +1,6 @@
 package dev.stint.spi.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Objects;
 
@@ -43,6 +44,8 @@ public class JobCondition {
   public String getLastTransitionTime() { return lastTransitionTime; }
   public void setLastTransitionTime(String lastTransitionTime) { this.lastTransitionTime = lastTransitionTime; }
 
+  /** Not a property: without {@code @JsonIgnore} Jackson writes {@code "true": ...} and then cannot read it back. */
+  @JsonIgnore
   public boolean isTrue() { return "True".equals(status); }
 
   @Override public boolean equals(Object o) {
