@@ -6,13 +6,19 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Checks made before the operator starts, so that a wrong setup ends with one clear message instead of informers
  * retrying forever: the API server answers, and the CRD of every framework is installed.
  */
 public final class ClusterPreflight {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterPreflight.class);
+  private static final String GENERIC_MESSAGE = "An error has occurred.";
 
   private ClusterPreflight() { }
 
@@ -29,8 +35,7 @@ public final class ClusterPreflight {
     if (!missing.isEmpty()) {
       throw new CommandFailure(String.join("\n", missing));
     }
-    org.slf4j.LoggerFactory.getLogger(ClusterPreflight.class)
-        .info("API server {} (Kubernetes {}) has the CRDs of {}", client.getMasterUrl(), version,
+    LOG.info("API server {} (Kubernetes {}) has the CRDs of {}", client.getMasterUrl(), version,
             registry.all().stream().map(TrainingFramework::name).toList());
   }
 
@@ -39,7 +44,7 @@ public final class ClusterPreflight {
       return client.getKubernetesVersion().getGitVersion();
     } catch (KubernetesClientException e) {
       throw new CommandFailure("cannot reach the Kubernetes API server at " + client.getMasterUrl() + ": "
-          + rootMessage(e));
+          + describeCauses(e));
     }
   }
 
@@ -47,17 +52,36 @@ public final class ClusterPreflight {
     try {
       return client.apiextensions().v1().customResourceDefinitions().withName(name).get() != null;
     } catch (KubernetesClientException e) {
-      throw new CommandFailure("cannot read CRD " + name + " (HTTP " + e.getCode() + "): " + rootMessage(e)
+      throw new CommandFailure("cannot read CRD " + name + " (HTTP " + e.getCode() + "): " + describeCauses(e)
           + (e.getCode() == 403 ? "\nthe operator's service account needs get on customresourcedefinitions" : ""));
     }
   }
 
-  static String rootMessage(Throwable e) {
+  /**
+   * The messages of an error's causes, outermost first, and the root cause's kind when it has no message: fabric8
+   * wraps the telling part ({@code UnresolvedAddressException}) in generic messages.
+   */
+  static String describeCauses(Throwable e) {
+    Set<String> parts = new LinkedHashSet<>();
     Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      root = t;
+      String message = t.getMessage();
+      if (message != null && !message.isBlank() && !GENERIC_MESSAGE.equals(message)) {
+        parts.add(message);
+      }
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-    return root == e ? message : e.getMessage() + " (" + message + ")";
+    if (root.getMessage() == null || root.getMessage().isBlank()) {
+      parts.add(root.getClass().getSimpleName() + hint(root));
+    }
+    return String.join(": ", parts);
+  }
+
+  private static String hint(Throwable root) {
+    return switch (root.getClass().getSimpleName()) {
+      case "UnresolvedAddressException" -> " (the host name does not resolve)";
+      case "ClosedChannelException", "ConnectException" -> " (nothing answers at that address)";
+      default -> "";
+    };
   }
 }

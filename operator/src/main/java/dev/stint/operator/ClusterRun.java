@@ -28,8 +28,25 @@ final class ClusterRun {
     this.options = options;
   }
 
-  /** Blocks until the JVM shuts down; returns only if starting fails (by throwing). */
+  /** Starts, then blocks until the JVM shuts down, stopping the operator on the way out. */
   int run() throws InterruptedException {
+    Running running = start();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      LOG.info("Stopping");
+      running.close();
+      stopped.countDown();
+    }, "stint-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  /**
+   * Checks the cluster, then starts the operator and the health endpoint.
+   *
+   * @throws CommandFailure when the cluster is unreachable, a CRD is missing or the operator cannot start
+   */
+  Running start() {
     Config config = Config.autoConfigure(null);
     try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(preflightConfig(config)).build()) {
       ClusterPreflight.check(probe, registry);
@@ -40,32 +57,20 @@ final class ClusterRun {
       builder.reconcileThreads(options.reconcileThreads());
     }
     StintOperator operator = builder.build();
-    AtomicBoolean running = new AtomicBoolean();
-    HealthServer health = options.healthPort() == 0 ? null : HealthServer.start(options.healthPort(), running::get);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      LOG.info("Stopping");
-      running.set(false);
-      operator.stop();
-      if (health != null) {
-        health.close();
-      }
-      stopped.countDown();
-    }, "stint-shutdown"));
-    start(operator, client);
-    running.set(true);
-    LOG.info("Stint is running{}", health == null ? "" : "; GET /healthz on port " + health.port());
-    stopped.await();
-    return 0;
-  }
-
-  private static void start(StintOperator operator, KubernetesClient client) {
+    AtomicBoolean started = new AtomicBoolean();
+    HealthServer health = options.healthPort() == 0 ? null : HealthServer.start(options.healthPort(), started::get);
+    Running running = new Running(operator, health, started);
     try {
       operator.start();
     } catch (RuntimeException e) {
+      running.close();
       throw new CommandFailure("the operator could not start on " + client.getMasterUrl() + ": "
-          + ClusterPreflight.rootMessage(e));
+          + ClusterPreflight.describeCauses(e));
     }
+    started.set(true);
+    LOG.info("Stint is running on {}{}", client.getMasterUrl(),
+        health == null ? "" : "; GET /healthz on port " + health.port());
+    return running;
   }
 
   private static Config preflightConfig(Config config) {
@@ -74,5 +79,32 @@ final class ClusterRun {
         .withConnectionTimeout(PREFLIGHT_TIMEOUT_MILLIS)
         .withRequestTimeout(PREFLIGHT_TIMEOUT_MILLIS)
         .build();
+  }
+
+  /** The started operator and its health endpoint; {@link #close()} stops both (and closes the client). */
+  static final class Running implements AutoCloseable {
+    private final StintOperator operator;
+    private final HealthServer health;
+    private final AtomicBoolean started;
+
+    private Running(StintOperator operator, HealthServer health, AtomicBoolean started) {
+      this.operator = operator;
+      this.health = health;
+      this.started = started;
+    }
+
+    /** The port of {@code /healthz}, or -1 when it is off. */
+    int healthPort() {
+      return health == null ? -1 : health.port();
+    }
+
+    @Override
+    public void close() {
+      started.set(false);
+      if (health != null) {
+        health.close();
+      }
+      operator.stop();
+    }
   }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Enumeration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.jar.JarEntry;
@@ -41,12 +41,18 @@ public final class ManifestDirectory implements ManifestSource {
 
   /** {@code name} of the working directory when it exists, else the copy packaged next to {@code anchor}. */
   public static ManifestDirectory locate(String name, Class<?> anchor) {
-    Path dir = Path.of(name);
-    if (Files.isDirectory(dir)) {
-      return new ManifestDirectory("directory ./" + name, () -> fromDisk(dir));
+    return locate(Path.of(name), name, codeSource(anchor));
+  }
+
+  /**
+   * {@code localDir} when it exists, else the {@code name} folder packaged in {@code packaged} (a jar, or a classes
+   * directory).
+   */
+  static ManifestDirectory locate(Path localDir, String name, Path packaged) {
+    if (Files.isDirectory(localDir)) {
+      return new ManifestDirectory("directory " + localDir, () -> fromDisk(localDir));
     }
-    return new ManifestDirectory(name + "/ packaged in " + codeSource(anchor).getFileName(),
-        () -> packaged(name, anchor));
+    return new ManifestDirectory(name + "/ packaged in " + packaged.getFileName(), () -> packaged(name, packaged));
   }
 
   @Override
@@ -80,16 +86,15 @@ public final class ManifestDirectory implements ManifestSource {
     return found;
   }
 
-  private static List<Manifest> packaged(String name, Class<?> anchor) throws IOException {
-    Path location = codeSource(anchor);
+  private static List<Manifest> packaged(String name, Path location) throws IOException {
     if (Files.isDirectory(location)) {
       Path dir = location.resolve(name);
       return Files.isDirectory(dir) ? fromDisk(dir) : List.of();
     }
     List<Manifest> found = new ArrayList<>();
     try (JarFile jar = new JarFile(location.toFile())) {
-      List<JarEntry> entries = Collections.list((Enumeration<JarEntry>) jar.entries());
-      entries.sort(java.util.Comparator.comparing(JarEntry::getName));
+      List<JarEntry> entries = Collections.list(jar.entries());
+      entries.sort(Comparator.comparing(JarEntry::getName));
       String prefix = name + "/";
       for (JarEntry entry : entries) {
         String path = entry.getName();

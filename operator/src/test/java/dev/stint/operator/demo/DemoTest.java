@@ -7,6 +7,7 @@ import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.operator.CommandFailure;
 import dev.stint.operator.testkind.SleepFramework;
 import dev.stint.operator.testkind.SleepJob;
+import dev.stint.operator.testkind.SleepJobs;
 import dev.stint.spi.api.JobCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;

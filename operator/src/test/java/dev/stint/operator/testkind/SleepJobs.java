@@ -1,9 +1,7 @@
-package dev.stint.operator.demo;
+package dev.stint.operator.testkind;
 
+import dev.stint.operator.demo.ManifestSource;
 import dev.stint.operator.demo.ManifestSource.Manifest;
-import dev.stint.operator.testkind.SleepFramework;
-import dev.stint.operator.testkind.SleepJob;
-import dev.stint.operator.testkind.SleepJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
@@ -14,13 +12,13 @@ import java.util.List;
 import java.util.Map;
 
 /** Fixtures of the test kind. */
-final class SleepJobs {
+public final class SleepJobs {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private SleepJobs() { }
 
   /** A SleepJob of {@code workers} workers named main/busybox, whose pod template carries these annotations. */
-  static SleepJob job(String name, int workers, String restartPolicy, Map<String, String> annotations) {
+  public static SleepJob job(String name, int workers, String restartPolicy, Map<String, String> annotations) {
     ReplicaSpec worker = new ReplicaSpec();
     worker.setReplicas(workers);
     worker.setRestartPolicy(restartPolicy);
@@ -37,16 +35,16 @@ final class SleepJobs {
     return job;
   }
 
-  static String yaml(Object resource) {
+  public static String yaml(Object resource) {
     return SERIALIZATION.asYaml(resource);
   }
 
-  static ManifestSource examples(SleepJob... jobs) {
+  public static ManifestSource examples(SleepJob... jobs) {
     return ManifestSource.of("test examples",
         Arrays.stream(jobs).map(j -> new Manifest(j.getMetadata().getName() + ".yaml", yaml(j))).toList());
   }
 
-  static ManifestSource crds() {
+  public static ManifestSource crds() {
     return ManifestSource.of("test CRDs", List.of(new Manifest("sleepjobs.yaml", yaml(SleepFramework.crd()))));
   }
 }
