@@ -8,6 +8,7 @@ import dev.stint.operator.demo.ManifestDirectory;
 import dev.stint.operator.demo.ManifestSource;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +62,7 @@ public final class Main {
         : ManifestDirectory.locate("crds", Main.class);
     ManifestSource examples = options.examplesDir() != null ? ManifestDirectory.onDisk(options.examplesDir())
         : ManifestDirectory.locate("examples", Main.class);
-    Demo.Settings settings = new Demo.Settings(options.demoTimeout(), java.time.Duration.ofSeconds(1),
+    Demo.Settings settings = new Demo.Settings(options.demoTimeout(), Duration.ofSeconds(1),
         options.reconcileThreads());
     try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
       out.println("Stint demo: the operator, an in-process Kubernetes API server at " + server.url()

@@ -12,6 +12,7 @@ import dev.stint.operator.testkind.SleepJob;
 import dev.stint.operator.testkind.SleepJobs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -88,7 +89,7 @@ class ClusterRunTest {
   }
 
   private static int freePort() throws IOException {
-    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+    try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }
   }

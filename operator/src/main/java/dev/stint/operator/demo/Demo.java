@@ -42,11 +42,7 @@ public final class Demo {
    * @param refresh how often to look at the jobs
    * @param reconcileThreads the engine's reconcile threads, or null for its default
    */
-  public record Settings(Duration timeout, Duration refresh, Integer reconcileThreads) {
-    public static Settings withTimeout(Duration timeout) {
-      return new Settings(timeout, Duration.ofSeconds(1), null);
-    }
-  }
+  public record Settings(Duration timeout, Duration refresh, Integer reconcileThreads) { }
 
   public Demo(FrameworkRegistry registry, ManifestSource crds, ManifestSource examples, Settings settings,
               PrintStream out, Clock clock) {
