@@ -1,0 +1,87 @@
+package dev.stint.operator;
+
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.spi.TrainingFramework;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks made before the operator starts, so that a wrong setup ends with one clear message instead of informers
+ * retrying forever: the API server answers, and the CRD of every framework is installed.
+ */
+public final class ClusterPreflight {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterPreflight.class);
+  private static final String GENERIC_MESSAGE = "An error has occurred.";
+
+  private ClusterPreflight() { }
+
+  /** @throws CommandFailure naming what is wrong and how to fix it */
+  public static void check(KubernetesClient client, FrameworkRegistry registry) {
+    String version = serverVersion(client);
+    List<String> missing = new ArrayList<>();
+    for (TrainingFramework<?> framework : registry.all()) {
+      String crd = HasMetadata.getFullResourceName(framework.jobType());
+      if (!crdInstalled(client, crd)) {
+        missing.add("CRD " + crd + " is not installed: kubectl apply --server-side -f crds/");
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new CommandFailure(String.join("\n", missing));
+    }
+    LOG.info("API server {} (Kubernetes {}) has the CRDs of {}", client.getMasterUrl(), version,
+            registry.all().stream().map(TrainingFramework::name).toList());
+  }
+
+  private static String serverVersion(KubernetesClient client) {
+    try {
+      return client.getKubernetesVersion().getGitVersion();
+    } catch (KubernetesClientException e) {
+      throw new CommandFailure("cannot reach the Kubernetes API server at " + client.getMasterUrl() + ": "
+          + describeCauses(e));
+    }
+  }
+
+  private static boolean crdInstalled(KubernetesClient client, String name) {
+    try {
+      return client.apiextensions().v1().customResourceDefinitions().withName(name).get() != null;
+    } catch (KubernetesClientException e) {
+      throw new CommandFailure("cannot read CRD " + name + " (HTTP " + e.getCode() + "): " + describeCauses(e)
+          + (e.getCode() == 403 ? "\nthe operator's service account needs get on customresourcedefinitions" : ""));
+    }
+  }
+
+  /**
+   * The messages of an error's causes, outermost first, and the root cause's kind when it has no message: fabric8
+   * wraps the telling part ({@code UnresolvedAddressException}) in generic messages.
+   */
+  static String describeCauses(Throwable e) {
+    Set<String> parts = new LinkedHashSet<>();
+    Throwable root = e;
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      root = t;
+      String message = t.getMessage();
+      if (message != null && !message.isBlank() && !GENERIC_MESSAGE.equals(message)) {
+        parts.add(message);
+      }
+    }
+    if (root.getMessage() == null || root.getMessage().isBlank()) {
+      parts.add(root.getClass().getSimpleName() + hint(root));
+    }
+    return String.join(": ", parts);
+  }
+
+  private static String hint(Throwable root) {
+    return switch (root.getClass().getSimpleName()) {
+      case "UnresolvedAddressException" -> " (the host name does not resolve)";
+      case "ClosedChannelException", "ConnectException" -> " (nothing answers at that address)";
+      default -> "";
+    };
+  }
+}

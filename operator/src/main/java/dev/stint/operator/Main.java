@@ -1,0 +1,83 @@
+package dev.stint.operator;
+
+import dev.stint.core.registry.ClasspathDiscovery;
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.operator.demo.Demo;
+import dev.stint.operator.demo.EmbeddedApiServer;
+import dev.stint.operator.demo.ManifestDirectory;
+import dev.stint.operator.demo.ManifestSource;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code java -jar stint-operator.jar [run|demo] [options]}: see {@link OperatorOptions#USAGE}. Exit codes: 0 done,
+ * 1 the command failed (cluster unreachable, CRD missing, a demo job failed), 2 a wrong command line.
+ */
+public final class Main {
+  private static final String SIMPLE_LOGGER_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
+  private Main() { }
+
+  public static void main(String[] args) {
+    System.exit(run(List.of(args), ClusterDetection.clusterConfigured(), System.out, System.err));
+  }
+
+  /** Runs a command line; returns the exit code. No logger may be created before this, see {@link #quietLogs}. */
+  static int run(List<String> args, boolean clusterConfigured, PrintStream out, PrintStream err) {
+    try {
+      OperatorOptions options = OperatorOptions.parse(args, clusterConfigured);
+      if (options.command() == OperatorOptions.Command.HELP) {
+        out.println(OperatorOptions.USAGE);
+        return 0;
+      }
+      if (options.command() == OperatorOptions.Command.DEMO && !options.verbose()) {
+        quietLogs();
+      }
+      FrameworkRegistry registry = FrameworkSelection.select(
+          ClasspathDiscovery.discover(Main.class.getClassLoader()), options.frameworks());
+      LoggerFactory.getLogger(Main.class).info("Frameworks: {}", FrameworkSelection.describe(registry));
+      return switch (options.command()) {
+        case RUN -> new ClusterRun(registry, options).run();
+        case DEMO -> demo(registry, options, out);
+        case HELP -> 0;
+      };
+    } catch (CommandFailure e) {
+      err.println("stint: " + e.getMessage().replace("\n", "\nstint: "));
+      if (e.exitCode() == CommandFailure.USAGE) {
+        err.println("Run with --help for the options.");
+      }
+      return e.exitCode();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return CommandFailure.FAILED;
+    }
+  }
+
+  private static int demo(FrameworkRegistry registry, OperatorOptions options, PrintStream out)
+      throws InterruptedException {
+    ManifestSource crds = options.crdsDir() != null ? ManifestDirectory.onDisk(options.crdsDir())
+        : ManifestDirectory.locate("crds", Main.class);
+    ManifestSource examples = options.examplesDir() != null ? ManifestDirectory.onDisk(options.examplesDir())
+        : ManifestDirectory.locate("examples", Main.class);
+    Demo.Settings settings = new Demo.Settings(options.demoTimeout(), Duration.ofSeconds(1),
+        options.reconcileThreads());
+    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
+      out.println("Stint demo: the operator, an in-process Kubernetes API server at " + server.url()
+          + " and a simulated kubelet; no cluster or network needed.");
+      return new Demo(registry, crds, examples, settings, out, Clock.systemUTC()).run(server.client());
+    }
+  }
+
+  /**
+   * The demo's output is its table, so the operator's INFO logs are hidden unless {@code --verbose}. slf4j-simple
+   * reads its level once, when the first logger is created, and a system property set by the user wins.
+   */
+  private static void quietLogs() {
+    if (System.getProperty(SIMPLE_LOGGER_LEVEL) == null) {
+      System.setProperty(SIMPLE_LOGGER_LEVEL, "warn");
+    }
+  }
+}

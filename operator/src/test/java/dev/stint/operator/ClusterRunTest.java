@@ -1,0 +1,96 @@
+package dev.stint.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.operator.OperatorOptions.Command;
+import dev.stint.operator.demo.EmbeddedApiServer;
+import dev.stint.operator.testkind.SleepFramework;
+import dev.stint.operator.testkind.SleepJob;
+import dev.stint.operator.testkind.SleepJobs;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code run} against a cluster found through a kubeconfig, here the embedded API server. Server-side apply stays on
+ * as in production, so on this server the job's status is never written (G1); pods, created with POST, are.
+ */
+class ClusterRunTest {
+  private static final FrameworkRegistry REGISTRY = FrameworkRegistry.of(new SleepFramework());
+  private static final OperatorOptions OPTIONS = new OperatorOptions(Command.RUN, List.of(), 2, 0,
+      OperatorOptions.DEFAULT_DEMO_TIMEOUT, null, null, false);
+
+  @TempDir Path tmp;
+  private EmbeddedApiServer server;
+  private KubernetesClient client;
+
+  @BeforeEach
+  void pointTheKubeconfigAtTheEmbeddedServer() throws IOException {
+    server = EmbeddedApiServer.start();
+    client = server.client();
+    Path kubeconfig = tmp.resolve("config");
+    Files.writeString(kubeconfig, """
+        apiVersion: v1
+        kind: Config
+        clusters: [{name: embedded, cluster: {server: "%s"}}]
+        users: [{name: nobody, user: {}}]
+        contexts: [{name: embedded, context: {cluster: embedded, user: nobody, namespace: default}}]
+        current-context: embedded
+        """.formatted(server.url()));
+    // fabric8 reads the kubeconfig path from this property before the KUBECONFIG variable
+    System.setProperty("kubeconfig", kubeconfig.toString());
+  }
+
+  @AfterEach
+  void restore() {
+    System.clearProperty("kubeconfig");
+    server.close();
+  }
+
+  @Test
+  void withoutTheCrdRunRefusesToStart() {
+    assertThatThrownBy(() -> new ClusterRun(REGISTRY, OPTIONS).start()).isInstanceOf(CommandFailure.class)
+        .hasMessageContaining("CRD sleepjobs.test.stint.dev is not installed");
+  }
+
+  @Test
+  void withTheCrdRunReconcilesJobsAndServesHealthz() throws Exception {
+    client.apiextensions().v1().customResourceDefinitions().resource(SleepFramework.crd()).create();
+    OperatorOptions withHealth = new OperatorOptions(Command.RUN, List.of(), 2, freePort(),
+        OperatorOptions.DEFAULT_DEMO_TIMEOUT, null, null, false);
+
+    try (ClusterRun.Running running = new ClusterRun(REGISTRY, withHealth).start()) {
+      SleepJob job = SleepJobs.job("remote", 2, "Never", Map.of());
+      client.resources(SleepJob.class).inNamespace("default").resource(job).create();
+
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(client.pods().inNamespace("default")
+          .withLabel("training.kubeflow.org/job-name", "remote").list().getItems()).hasSize(2));
+      HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + running.healthPort() + "/healthz")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package dev.stint.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stint.operator.demo.SimulatedKubelet;
+import dev.stint.operator.testkind.SleepFramework;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line end to end; the test class path discovers the test-only {@code sleep} framework. */
+class MainTest {
+  @TempDir Path tmp;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @Test
+  void helpPrintsTheUsage() {
+    assertThat(run("--help")).isZero();
+    assertThat(out()).contains("Usage: java -jar stint-operator.jar [run|demo] [options]");
+  }
+
+  @Test
+  void anUnknownFrameworkExitsTwoListingTheAvailableOnes() {
+    assertThat(run("demo", "--frameworks=nope")).isEqualTo(2);
+    assertThat(err()).contains("stint: unknown framework 'nope'; available: ").contains("sleep")
+        .contains("Run with --help");
+  }
+
+  @Test
+  void aWrongOptionExitsTwo() {
+    assertThat(run("demo", "--health-port=1")).isEqualTo(2);
+  }
+
+  @Test
+  void theDemoWithNoJobsExitsOneWithAClearMessage() throws IOException {
+    Path crds = crds();
+    Files.createDirectories(tmp.resolve("examples"));
+
+    assertThat(run("demo", "--frameworks=sleep", "--crds=" + crds, "--examples=" + tmp.resolve("examples")))
+        .isEqualTo(1);
+    assertThat(err()).contains("stint: no jobs in directory " + tmp.resolve("examples"));
+  }
+
+  @Test
+  void theDemoRunsTheExamplesToSuccess() throws IOException {
+    Path crds = crds();
+    Path examples = Files.createDirectories(tmp.resolve("examples"));
+    Files.writeString(examples.resolve("sleep.yaml"), """
+        apiVersion: test.stint.dev/v1
+        kind: SleepJob
+        metadata:
+          name: from-file
+        spec:
+          sleepReplicaSpecs:
+            Worker:
+              replicas: 1
+              template:
+                metadata:
+                  annotations:
+                    %s: "0.5"
+                spec:
+                  containers:
+                  - name: main
+                    image: busybox
+        """.formatted(SimulatedKubelet.RUN_SECONDS));
+
+    int exit = run("demo", "--frameworks=sleep", "--timeout=60", "--crds=" + crds, "--examples=" + examples);
+
+    assertThat(exit).as(out() + err()).isZero();
+    assertThat(out()).contains("Succeeded=True (SleepJobSucceeded)").contains("All 1 job(s) succeeded");
+  }
+
+  private Path crds() throws IOException {
+    Path crds = Files.createDirectories(tmp.resolve("crds"));
+    Files.writeString(crds.resolve("sleepjobs.yml"), new KubernetesSerialization().asYaml(SleepFramework.crd()));
+    return crds;
+  }
+
+  private int run(String... args) {
+    return Main.run(List.of(args), false, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,134 @@
+package dev.stint.operator.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.operator.CommandFailure;
+import dev.stint.operator.testkind.SleepFramework;
+import dev.stint.operator.testkind.SleepJob;
+import dev.stint.operator.testkind.SleepJobs;
+import dev.stint.spi.api.JobCondition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class DemoTest {
+  private static final FrameworkRegistry REGISTRY = FrameworkRegistry.of(new SleepFramework());
+
+  KubernetesClient client;
+  private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+
+  @Test
+  void jobsRunToSuccessAndTheDemoExitsZero() throws Exception {
+    SleepJob job = SleepJobs.job("sleepy", 2, "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "1"));
+
+    int exit = demo(SleepJobs.crds(), SleepJobs.examples(job)).run(client);
+
+    assertThat(exit).isZero();
+    SleepJob done = client.resources(SleepJob.class).inNamespace(Demo.NAMESPACE).withName("sleepy").get();
+    assertThat(done.getStatus().getConditions()).extracting(JobCondition::getType, JobCondition::getStatus,
+            JobCondition::getReason)
+        .containsSubsequence(
+            Tuple.tuple("Created", "True", "SleepJobCreated"),
+            Tuple.tuple("Succeeded", "True", "SleepJobSucceeded"));
+    assertThat(done.getStatus().condition("Running")).get().extracting(JobCondition::getStatus).isEqualTo("False");
+    assertThat(pods("sleepy")).extracting(p -> p.getStatus().getPhase()).containsOnly("Succeeded").hasSize(2);
+  }
+
+  /**
+   * Fails now and then: with server-side apply off, JOSDK writes status as a JSON Patch computed against the cached
+   * job; when the cache is one status behind, the patch can hold {@code move active -> succeeded} (fabric8's diff
+   * emits move operations), which applied to the newer status leaves {@code succeeded: 1} next to
+   * {@code Succeeded=True}. A core matter (how status is written without SSA), kept here as its reproduction.
+   */
+  @Test
+  @Disabled("core: a status JSON Patch computed from a stale cache can undercount replicas")
+  void finalReplicaCountsMatchThePods() throws Exception {
+    SleepJob job = SleepJobs.job("counted", 2, "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "1"));
+
+    demo(SleepJobs.crds(), SleepJobs.examples(job)).run(client);
+
+    SleepJob done = client.resources(SleepJob.class).inNamespace(Demo.NAMESPACE).withName("counted").get();
+    assertThat(done.getStatus().getReplicaStatuses().get("Worker").succeeded()).isEqualTo(2);
+  }
+
+  @Test
+  void aJobWhoseWorkerExitsNonZeroFailsAndTheDemoExitsOne() throws Exception {
+    SleepJob job = SleepJobs.job("broken", 1, "Never",
+        Map.of(SimulatedKubelet.RUN_SECONDS, "0.5", SimulatedKubelet.EXIT_CODE, "3"));
+
+    int exit = demo(SleepJobs.crds(), SleepJobs.examples(job)).run(client);
+
+    assertThat(exit).isEqualTo(1);
+    SleepJob done = client.resources(SleepJob.class).inNamespace(Demo.NAMESPACE).withName("broken").get();
+    assertThat(done.getStatus().condition("Failed")).get()
+        .extracting(JobCondition::getStatus, JobCondition::getReason)
+        .containsExactly("True", "SleepJobFailed");
+    assertThat(pods("broken")).extracting(p -> p.getStatus().getContainerStatuses().get(0).getState()
+        .getTerminated().getExitCode()).containsExactly(3);
+  }
+
+  @Test
+  void withoutRunSecondsTheDemoGivesTheWorkersARunTime() throws Exception {
+    SleepJob job = SleepJobs.job("defaulted", 1, "Never", Map.of());
+
+    int exit = demo(SleepJobs.crds(), SleepJobs.examples(job)).run(client);
+
+    assertThat(exit).isZero();
+    assertThat(pods("defaulted")).extracting(p -> p.getMetadata().getAnnotations().get(SimulatedKubelet.RUN_SECONDS))
+        .containsExactly("6");
+  }
+
+  @Test
+  void noCrdsIsAClearFailure() {
+    Demo demo = demo(ManifestSource.of("empty crds", List.of()),
+        SleepJobs.examples(SleepJobs.job("x", 1, "Never", Map.of())));
+
+    assertThatThrownBy(() -> demo.run(client)).isInstanceOf(CommandFailure.class)
+        .hasMessageContaining("no CRDs in empty crds");
+  }
+
+  @Test
+  void noJobsOfALoadedKindIsAClearFailure() {
+    String otherKind = """
+        apiVersion: other.example.com/v1
+        kind: OtherJob
+        metadata:
+          name: other
+        """;
+    Demo demo = demo(SleepJobs.crds(),
+        ManifestSource.of("other examples", List.of(new ManifestSource.Manifest("other.yaml", otherKind))));
+
+    assertThatThrownBy(() -> demo.run(client)).isInstanceOf(CommandFailure.class)
+        .hasMessageContaining("no jobs in other examples of the kinds the demo runs (SleepJob)");
+    assertThat(output.toString(StandardCharsets.UTF_8)).contains("skipping OtherJob other in other.yaml");
+  }
+
+  @AfterEach
+  void showDemoOutput() {
+    System.out.println(output.toString(StandardCharsets.UTF_8)); // the demo's live view, in the test's output file
+  }
+
+  private Demo demo(ManifestSource crds, ManifestSource examples) {
+    return new Demo(REGISTRY, crds, examples, new Demo.Settings(Duration.ofSeconds(60), Duration.ofMillis(200), 2),
+        new PrintStream(output, true, StandardCharsets.UTF_8), Clock.systemUTC());
+  }
+
+  private List<Pod> pods(String job) {
+    return client.pods().inNamespace(Demo.NAMESPACE).withLabel("training.kubeflow.org/job-name", job).list()
+        .getItems();
+  }
+}
