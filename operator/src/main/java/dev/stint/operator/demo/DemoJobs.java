@@ -66,8 +66,7 @@ final class DemoJobs {
     Object job = client.getKubernetesSerialization().convertValue(item, jobType);
     if (!jobType.isInstance(job)) {
       throw new CommandFailure(jobType.getName() + " is read as " + job.getClass().getSimpleName()
-          + ": annotate it with @JsonDeserialize(using = JsonDeserializer.None.class), because Jackson prefers the "
-          + "KubernetesDeserializer of its TrainingJob interface to CustomResource's own");
+          + "; a job kind must extend CustomResource and implement dev.stint.spi.TrainingJob");
     }
     return (TrainingJob<?>) job;
   }

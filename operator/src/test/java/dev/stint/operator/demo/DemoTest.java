@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
@@ -49,13 +48,10 @@ class DemoTest {
   }
 
   /**
-   * Fails now and then: with server-side apply off, JOSDK writes status as a JSON Patch computed against the cached
-   * job; when the cache is one status behind, the patch can hold {@code move active -> succeeded} (fabric8's diff
-   * emits move operations), which applied to the newer status leaves {@code succeeded: 1} next to
-   * {@code Succeeded=True}. A core matter (how status is written without SSA), kept here as its reproduction.
+   * Once failed now and then, when status was a JSON Patch computed against a stale cached job; core's StatusWriter
+   * now replaces the status whole and serves its own last write until the cache catches up.
    */
   @Test
-  @Disabled("core: a status JSON Patch computed from a stale cache can undercount replicas")
   void finalReplicaCountsMatchThePods() throws Exception {
     SleepJob job = SleepJobs.job("counted", 2, "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "1"));
 
