@@ -21,6 +21,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The engine behind JOSDK on the fabric8 CRUD mock server, with a fake kubelet moving pod phases. */
 @EnableKubernetesMockClient(crud = true)
@@ -162,6 +164,52 @@ class EngineOnMockServerTest {
         .allSatisfy(p -> assertThat(p.getSpec().getNodeSelector()).containsEntry("pool", "b")));
     await().untilAsserted(() -> assertThat(status("pause").condition("Suspended").orElseThrow().getReason())
         .isEqualTo("TestJobResumed"));
+  }
+
+  @ParameterizedTest(name = "{0} exit {1}")
+  @CsvSource({"OnFailure, 1, true", "Always, 1, true", "ExitCode, 137, true", "ExitCode, 1, false", "Never, 1, false",
+      "Never, 137, false"})
+  void failedPodIsRecreatedOrFailsTheJobAsTheRestartPolicySays(String policy, int exitCode, boolean recreated) {
+    String name = "rp-" + policy.toLowerCase() + "-" + exitCode;
+    create(TestJobs.job(name).workers(2).restartPolicy(policy).build());
+    await().untilAsserted(() -> assertThat(pods(name)).hasSize(2));
+    kubelet.runAll(pods(name));
+    String failing = name + "-worker-1";
+    String firstUid = client.pods().inNamespace("default").withName(failing).get().getMetadata().getUid();
+    kubelet.fail(failing, exitCode);
+    if (recreated) {
+      await().untilAsserted(() -> assertThat(client.pods().inNamespace("default").withName(failing).get())
+          .isNotNull().satisfies(p -> assertThat(p.getMetadata().getUid()).isNotEqualTo(firstUid)));
+      await().untilAsserted(() -> assertThat(status(name).getReplicaStatuses().get("Worker").restarts()).isEqualTo(1));
+      assertThat(status(name).isTrue("Failed")).isFalse();
+    } else {
+      await().untilAsserted(() -> assertThat(status(name).isTrue("Failed")).isTrue());
+      assertThat(status(name).getCompletionTime()).isNotNull();
+      // the replica still running is stopped, the failed pod stays for its logs (cleanPodPolicy None)
+      await().untilAsserted(() -> assertThat(pods(name)).extracting(p -> p.getMetadata().getName())
+          .containsExactly(failing));
+    }
+  }
+
+  @ParameterizedTest(name = "cleanPodPolicy {0}")
+  @CsvSource({"None, 1", "Running, 1", "All, 0"})
+  void finishedJobKeepsPodsAsCleanPodPolicySays(String policy, int podsLeft) {
+    String name = "clean-" + policy.toLowerCase();
+    create(TestJobs.job(name).workers(1).runPolicy(p -> p.setCleanPodPolicy(policy)).build());
+    await().untilAsserted(() -> assertThat(pods(name)).hasSize(1));
+    kubelet.run(name + "-worker-0");
+    kubelet.succeed(name + "-worker-0");
+    await().untilAsserted(() -> assertThat(status(name).isTrue("Succeeded")).isTrue());
+    await().untilAsserted(() -> assertThat(pods(name)).hasSize(podsLeft));
+  }
+
+  @Test
+  void ttlDeletesTheFinishedJob() {
+    create(TestJobs.job("short").workers(1).runPolicy(p -> p.setTtlSecondsAfterFinished(1)).build());
+    await().untilAsserted(() -> assertThat(pods("short")).hasSize(1));
+    kubelet.run("short-worker-0");
+    kubelet.succeed("short-worker-0");
+    await().untilAsserted(() -> assertThat(job("short")).isNull());
   }
 
   @Test
