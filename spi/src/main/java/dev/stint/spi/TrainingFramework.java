@@ -70,11 +70,12 @@ public interface TrainingFramework<J extends TrainingJob<?>> {
   SuccessPolicy successPolicy(J job);
 
   /**
-   * Objects besides pods and services that the job needs while it runs (for example an autoscaler). The engine
-   * creates them with an owner reference to the job, keeps them equal to what this method returns, and deletes them
-   * when the job is suspended or finished. Each object must have a name; its namespace is set by the engine.
+   * Objects besides pods and services that the job needs (an autoscaler, a hostfile ConfigMap). Called on every
+   * reconcile of a job that is not finished, with what its replicas are doing, so an object can follow them (a
+   * hostfile listing the running workers). A suspended job is asked too, with no replica running; only its
+   * {@link SupportingResource.Lifetime#WITH_JOB} objects are kept.
    */
-  default List<HasMetadata> supportingResources(J job) {
+  default List<SupportingResource> supportingResources(J job, ReplicaOutcomes outcomes) {
     return List.of();
   }
 
@@ -88,6 +89,31 @@ public interface TrainingFramework<J extends TrainingJob<?>> {
    */
   default JobMessages messages(J job) {
     return JobMessages.standard(HasMetadata.getKind(jobType()), job.getMetadata().getName());
+  }
+
+  /**
+   * Whether a missing pod may be created now. Defaults to always; an MPI launcher created only once its workers run
+   * ({@code launcherCreationPolicy: WaitForWorkersReady}) says no until then.
+   */
+  default boolean readyToCreate(J job, ReplicaId replica, ReplicaOutcomes outcomes) {
+    return true;
+  }
+
+  /**
+   * Whether each pod gets a headless service of its own name (the Kubeflow v1 kinds). A framework that wants one
+   * service for the whole job (MPIJob v2) returns false and supplies it as a supporting resource.
+   */
+  default boolean servicePerPod() {
+    return true;
+  }
+
+  /**
+   * Whether a replica of this type that failed for good (its restart policy does not retry it) fails the job when the
+   * success policy does not hold. Defaults to true, as upstream; a TFJob with {@code enableDynamicWorker} ignores
+   * failed workers. Jobs with explicit success rules fail only once no rule can hold any more.
+   */
+  default boolean failureIsFatal(J job, String replicaType) {
+    return true;
   }
 
   /** Convenience for implementations: the replica spec of a type, or null. */

@@ -23,8 +23,11 @@ public sealed interface Action {
   /** Delete a service. */
   record DeleteService(String name) implements Action { }
 
-  /** Create, or replace when it differs, a supporting object such as an autoscaler. */
-  record ApplyResource(HasMetadata resource) implements Action {
+  /**
+   * Create a supporting object such as an autoscaler ({@code replacing} null), or replace the observed one of that
+   * resource version.
+   */
+  record ApplyResource(HasMetadata resource, String replacing) implements Action {
     @Override public String toString() {
       return "ApplyResource(" + resource.getKind() + "/" + resource.getMetadata().getName() + ")";
     }

@@ -2,7 +2,9 @@ package dev.stint.core.decision;
 
 /** Condition types of the Kubeflow v1 job status ({@code status.conditions[].type}). */
 public enum ConditionType {
-  Created, Running, Restarting, Succeeded, Suspended, Failed;
+  Created, Running, Restarting, Succeeded, Suspended, Failed,
+  /** A Stint addition: the success policy held while some replicas failed (set just before Succeeded). */
+  PartiallySucceeded;
 
   /** The reason used with this condition: {@code <Kind><Type>}, for example {@code PyTorchJobRunning}. */
   public String reason(String kind) {

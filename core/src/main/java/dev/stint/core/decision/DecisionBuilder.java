@@ -57,6 +57,17 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
     return changed;
   }
 
+  /** One word for where the job stands (status.outcome): the most telling true condition. */
+  static String outcome(JobStatus status) {
+    for (ConditionType type : new ConditionType[] {ConditionType.Failed, ConditionType.PartiallySucceeded,
+        ConditionType.Succeeded, ConditionType.Suspended, ConditionType.Restarting, ConditionType.Running}) {
+      if (status.isTrue(type.name())) {
+        return type.name();
+      }
+    }
+    return status.isTrue(ConditionType.Created.name()) ? ConditionType.Created.name() : null;
+  }
+
   void requeueAfter(Duration after) {
     Duration positive = after.isNegative() ? Duration.ZERO : after;
     if (requeueAfter == null || positive.compareTo(requeueAfter) < 0) {
@@ -65,6 +76,7 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
   }
 
   Decision build() {
+    status.setOutcome(outcome(status));
     return new Decision(List.copyOf(actions), status, List.copyOf(events), Optional.ofNullable(requeueAfter));
   }
 }

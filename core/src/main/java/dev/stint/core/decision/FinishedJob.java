@@ -1,7 +1,6 @@
 package dev.stint.core.decision;
 
 import dev.stint.spi.TrainingJob;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,9 +29,7 @@ final class FinishedJob {
       deleteOnce(out, new Action.DeletePod(name, state.finished() ? "cleanPodPolicy All" : "job finished"));
       observed.service(name).ifPresent(s -> deleteOnce(out, new Action.DeleteService(name)));
     }
-    for (HasMetadata resource : observed.supporting()) {
-      out.act(new Action.DeleteResource(resource));
-    }
+    SupportingResources.deleteRunningOnly(out, observed);
     out.status().getReplicaStatuses().values().forEach(r -> r.setActive(0));
     if (out.status().getCompletionTime() == null) {
       out.status().setCompletionTime(ctx.nowString());

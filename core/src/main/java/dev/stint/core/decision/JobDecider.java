@@ -63,7 +63,7 @@ public final class JobDecider {
     if (Conditions.isFinished(out.status())) {
       FinishedJob.cleanup(out, observed);
     } else {
-      SupportingResources.sync(out, observed);
+      SupportingResources.sync(out, observed, tally.outcomes());
     }
     return out.build();
   }

@@ -52,6 +52,12 @@ enum PodState {
         .orElse(UNKNOWN_EXIT_CODE);
   }
 
+  /** Whether Kubernetes marked the pod as disrupted (preemption, eviction, node drain): {@code DisruptionTarget=True}. */
+  static boolean disrupted(Pod pod) {
+    return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions()
+        .stream().anyMatch(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
   /** Container (and init container) restarts the kubelet made in this pod. */
   static int containerRestarts(Pod pod) {
     if (pod.getStatus() == null) {

@@ -21,6 +21,8 @@ final class ReplicaSync<J extends TrainingJob<?>> {
   private final Observed observed;
   private final ReplicaTally tally = new ReplicaTally();
   private final int priorRestarts;
+  /** Replicas whose pod is missing; created once every type has been tallied (see readyToCreate). */
+  private final List<ReplicaId> missing = new java.util.ArrayList<>();
 
   ReplicaSync(DecisionBuilder<J> out, Observed observed) {
     this.out = out;
@@ -33,6 +35,12 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     tally.containerRestarts = countContainerRestarts();
     for (Map.Entry<String, ReplicaSpec> e : ctx.replicaSpecs().entrySet()) {
       syncType(e.getKey(), e.getValue().replicasOrDefault());
+    }
+    var outcomes = tally.outcomes();
+    for (ReplicaId id : missing) {
+      if (ctx.framework().readyToCreate(ctx.job(), id, outcomes)) {
+        create(id, true);
+      }
     }
     return tally;
   }
@@ -47,10 +55,10 @@ final class ReplicaSync<J extends TrainingJob<?>> {
       if (i >= replicas) {
         scaleDown(id, pods, t);
       } else if (pods.isEmpty()) {
-        create(id, true);
+        missing.add(id);
       } else {
         observe(id, pods.get(0), t);
-        if (observed.service(id.podName(ctx.name())).isEmpty()) {
+        if (ctx.framework().servicePerPod() && observed.service(id.podName(ctx.name())).isEmpty()) {
           create(id, false);
         }
       }
@@ -72,7 +80,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     if (withPod) {
       out.act(new Action.CreatePod(pod));
     }
-    if (observed.service(id.podName(ctx.name())).isEmpty()) {
+    if (ctx.framework().servicePerPod() && observed.service(id.podName(ctx.name())).isEmpty()) {
       out.act(new Action.CreateService(DesiredServices.build(ctx, id, pod)));
     }
   }
@@ -97,6 +105,14 @@ final class ReplicaSync<J extends TrainingJob<?>> {
   }
 
   private void failed(ReplicaId id, Pod pod, TypeTally t) {
+    if (PodState.disrupted(pod)) {
+      // preempted, evicted, node drained: not the training's fault, so replaced without counting as a retry
+      t.failed--;
+      out.act(new Action.DeletePod(pod.getMetadata().getName(), "disrupted"));
+      out.event(JobEvent.normal("ReplacingDisruptedPod", "Pod " + pod.getMetadata().getName()
+          + " was disrupted (DisruptionTarget); it is replaced and does not count toward backoffLimit"));
+      return;
+    }
     String policy = ctx.restartPolicy(id.type());
     int exitCode = PodState.exitCode(pod, ctx.defaults().containerName());
     if (!RestartPolicies.retries(policy, exitCode)) {

@@ -60,6 +60,12 @@ final class ReplicaTally {
     return byType.values().stream().anyMatch(t -> !t.failedForGood.isEmpty());
   }
 
+  /** Replica types with indexes that failed for good, in the framework's order. */
+  java.util.List<String> typesFailedForGood() {
+    return byType.entrySet().stream().filter(e -> !e.getValue().failedForGood.isEmpty()).map(Map.Entry::getKey)
+        .toList();
+  }
+
   boolean allUp() {
     return !byType.isEmpty() && byType.values().stream().allMatch(t -> t.replicas == 0 || t.up())
         && byType.values().stream().anyMatch(t -> t.active > 0);

@@ -1,7 +1,10 @@
 package dev.stint.core.decision;
 
+import dev.stint.spi.ReplicaOutcomes;
+import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,28 +12,75 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Keeps a running job's supporting objects (those its framework asks for, such as an autoscaler) present, owned by the
- * job and labelled like its pods; deletes those it no longer asks for.
+ * A job's supporting objects (those its framework asks for: an autoscaler, a hostfile): kept present, owned by the
+ * job and labelled like its pods while it runs; on suspension and at the end only those that live
+ * {@link SupportingResource.Lifetime#WITH_JOB} stay. The lifetime is written as a label, so that an observed object
+ * tells it without asking the framework.
  */
 final class SupportingResources {
+  static final String LIFETIME = "stint.dev/lifetime";
+  /** Annotation holding a hash of the desired content, so that an object is replaced only when that changed. */
+  static final String DESIRED_HASH = "stint.dev/desired-hash";
+  static final String WITH_JOB = "with-job";
 
   private SupportingResources() { }
 
-  static <J extends TrainingJob<?>> void sync(DecisionBuilder<J> out, Observed observed) {
+  /** A running job: apply what the framework asks for, delete what it no longer asks for. */
+  static <J extends TrainingJob<?>> void sync(DecisionBuilder<J> out, Observed observed, ReplicaOutcomes outcomes) {
+    List<SupportingResource> desired = out.ctx().framework().supportingResources(out.ctx().job(), outcomes);
+    apply(out, desired, observed);
+    Set<String> wanted = desired.stream().map(r -> key(r.resource())).collect(Collectors.toSet());
+    observed.supporting().stream().filter(r -> !wanted.contains(key(r)))
+        .forEach(r -> out.act(new Action.DeleteResource(r)));
+  }
+
+  /** A suspended job: objects that live with the job are applied (created even while suspended), others deleted. */
+  static <J extends TrainingJob<?>> void suspended(DecisionBuilder<J> out, Observed observed) {
+    List<SupportingResource> desired = out.ctx().framework()
+        .supportingResources(out.ctx().job(), new ReplicaOutcomes(Map.of())).stream()
+        .filter(r -> r.lifetime() == SupportingResource.Lifetime.WITH_JOB).toList();
+    apply(out, desired, observed);
+    deleteRunningOnly(out, observed);
+  }
+
+  /** Deletes the observed objects that live only while the job runs. */
+  static <J extends TrainingJob<?>> void deleteRunningOnly(DecisionBuilder<J> out, Observed observed) {
+    observed.supporting().stream().filter(r -> !WITH_JOB.equals(Observed.label(r, LIFETIME)))
+        .forEach(r -> out.act(new Action.DeleteResource(r)));
+  }
+
+  private static <J extends TrainingJob<?>> void apply(DecisionBuilder<J> out, List<SupportingResource> desired,
+                                                       Observed observed) {
     JobContext<J> ctx = out.ctx();
-    List<HasMetadata> desired = ctx.framework().supportingResources(ctx.job());
-    Set<String> wanted = desired.stream().map(SupportingResources::key).collect(Collectors.toSet());
-    for (HasMetadata resource : desired) {
+    for (SupportingResource supporting : desired) {
+      HasMetadata resource = supporting.resource();
       resource.getMetadata().setNamespace(ctx.namespace());
       resource.getMetadata().setOwnerReferences(List.of(ctx.ownerReference()));
       Map<String, String> labels = new HashMap<>(resource.getMetadata().getLabels() == null ? Map.of()
           : resource.getMetadata().getLabels());
       labels.putAll(JobLabels.ofJob(ctx.controllerName(), ctx.name()));
+      if (supporting.lifetime() == SupportingResource.Lifetime.WITH_JOB) {
+        labels.put(LIFETIME, WITH_JOB);
+      }
       resource.getMetadata().setLabels(labels);
-      out.act(new Action.ApplyResource(resource));
+      String hash = Integer.toHexString(Serialization.asJson(resource).hashCode());
+      Map<String, String> annotations = new HashMap<>(resource.getMetadata().getAnnotations() == null ? Map.of()
+          : resource.getMetadata().getAnnotations());
+      annotations.put(DESIRED_HASH, hash);
+      resource.getMetadata().setAnnotations(annotations);
+      HasMetadata current = observed.supporting().stream().filter(r -> key(r).equals(key(resource))).findFirst()
+          .orElse(null);
+      if (current == null) {
+        out.act(new Action.ApplyResource(resource, null));
+      } else if (!supporting.createOnly() && !hash.equals(annotation(current, DESIRED_HASH))) {
+        out.act(new Action.ApplyResource(resource, current.getMetadata().getResourceVersion()));
+      }
     }
-    observed.supporting().stream().filter(r -> !wanted.contains(key(r)))
-        .forEach(r -> out.act(new Action.DeleteResource(r)));
+  }
+
+  private static String annotation(HasMetadata object, String key) {
+    Map<String, String> annotations = object.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(key);
   }
 
   private static String key(HasMetadata resource) {

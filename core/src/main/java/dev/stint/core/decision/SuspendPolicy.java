@@ -2,12 +2,12 @@ package dev.stint.core.decision;
 
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaStatus;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 
 /**
  * Suspend and resume, for every kind. Suspending deletes every pod (with its template's grace period, so training
- * code gets SIGTERM and can checkpoint), every service and every supporting object, whatever cleanPodPolicy says;
+ * code gets SIGTERM and can checkpoint), every service and every supporting object that lives only while the job runs, whatever cleanPodPolicy
+ * says;
  * pods ended by a suspension count as neither succeeded nor failed. Resuming marks {@code Suspended=False} and resets
  * {@code startTime}; the normal pass then creates pods from the current templates.
  */
@@ -23,9 +23,7 @@ final class SuspendPolicy {
       }
     }
     observed.services().forEach(s -> out.act(new Action.DeleteService(s.getMetadata().getName())));
-    for (HasMetadata resource : observed.supporting()) {
-      out.act(new Action.DeleteResource(resource));
-    }
+    SupportingResources.suspended(out, observed);
     ctx.replicaSpecs().keySet().forEach(type -> {
       ReplicaStatus rs = out.replicaStatus(type);
       rs.setActive(0);

@@ -4,10 +4,7 @@ import dev.stint.core.decision.Action;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,8 +15,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ActionApplier {
   private static final Logger LOG = LoggerFactory.getLogger(ActionApplier.class);
-  /** Annotation holding a hash of a supporting object's desired content, to replace it only when that changed. */
-  static final String DESIRED_HASH = "stint.dev/desired-hash";
 
   private final KubernetesClient client;
 
@@ -56,7 +51,7 @@ public final class ActionApplier {
     } else if (action instanceof Action.DeleteService a) {
       delete(() -> client.services().inNamespace(ns).withName(a.name()).delete());
     } else if (action instanceof Action.ApplyResource a) {
-      applyResource(ns, a.resource());
+      applyResource(ns, a.resource(), a.replacing());
     } else if (action instanceof Action.DeleteResource a) {
       delete(() -> client.resource(a.resource()).inNamespace(ns).delete());
     } else if (action instanceof Action.DeleteJob) {
@@ -65,18 +60,11 @@ public final class ActionApplier {
     }
   }
 
-  private void applyResource(String ns, HasMetadata desired) {
-    String hash = Integer.toHexString(Objects.hash(Serialization.asJson(desired)));
-    Map<String, String> annotations = new java.util.HashMap<>(
-        desired.getMetadata().getAnnotations() == null ? Map.of() : desired.getMetadata().getAnnotations());
-    annotations.put(DESIRED_HASH, hash);
-    desired.getMetadata().setAnnotations(annotations);
-    HasMetadata current = client.resource(desired).inNamespace(ns).get();
-    if (current == null) {
+  private void applyResource(String ns, HasMetadata desired, String replacing) {
+    if (replacing == null) {
       create(() -> client.resource(desired).inNamespace(ns).create());
-    } else if (!hash.equals(current.getMetadata().getAnnotations() == null ? null
-        : current.getMetadata().getAnnotations().get(DESIRED_HASH))) {
-      desired.getMetadata().setResourceVersion(current.getMetadata().getResourceVersion());
+    } else {
+      desired.getMetadata().setResourceVersion(replacing);
       client.resource(desired).inNamespace(ns).update();
     }
   }

@@ -136,8 +136,10 @@ class JobDeciderTest {
         Arguments.of("ExitCode", 128, true, null),
         Arguments.of("ExitCode", 1, false, "job \"j\" is failing because \"Worker\" replica(s) failed."),
         Arguments.of("ExitCode", 127, false, "job \"j\" is failing because \"Worker\" replica(s) failed."),
-        Arguments.of("Never", 1, false, "TestJob j is failed because 1 Worker replica(s) failed."),
-        Arguments.of("Never", 137, false, "TestJob j is failed because 1 Worker replica(s) failed."));
+        Arguments.of("Never", 1, false, "TestJob j is failed because 1 Worker replica(s) failed. "
+            + "Worker 1 failed (exit code 1)."),
+        Arguments.of("Never", 137, false, "TestJob j is failed because 1 Worker replica(s) failed. "
+            + "Worker 1 failed (exit code 137)."));
   }
 
   @ParameterizedTest(name = "{0} exit {1}")

@@ -3,6 +3,8 @@ package dev.stint.pytorch;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
+import dev.stint.spi.ReplicaOutcomes;
+import dev.stint.spi.SupportingResource;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.TrainingFramework;
 import io.fabric8.kubernetes.api.model.Container;
@@ -112,8 +114,8 @@ public class PyTorchFramework implements TrainingFramework<PyTorchJob> {
   }
 
   @Override
-  public List<HasMetadata> supportingResources(PyTorchJob job) {
-    return ElasticAutoscaler.of(job).<List<HasMetadata>>map(List::of).orElse(List.of());
+  public List<SupportingResource> supportingResources(PyTorchJob job, ReplicaOutcomes outcomes) {
+    return ElasticAutoscaler.of(job).map(hpa -> List.of(SupportingResource.whileRunning(hpa))).orElse(List.of());
   }
 
   @Override

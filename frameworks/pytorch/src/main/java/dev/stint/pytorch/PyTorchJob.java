@@ -21,13 +21,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("PyTorchJob")
 @AdditionalPrinterColumn(name = "State", jsonPath = ".status.conditions[-1:].type",
     type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Outcome", jsonPath = ".status.outcome",
+    type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 // Pod and service names are built from the job name, so it must be a DNS-1035 label, as upstream's webhook required.
 // Hints for CrdFinisher: the scale subresource reaches into the replica map, which fabric8's @SpecReplicas cannot
 // express, and kubectl shows upstream's column order (the generator sorts columns by JSON path).
 @Annotations({
-    CrdFinisher.PRINTER_COLUMN_ORDER + "=State,Age",
+    CrdFinisher.PRINTER_COLUMN_ORDER + "=State,Outcome,Age",
     CrdFinisher.SCALE_SPEC_REPLICAS_PATH + "=.spec.pytorchReplicaSpecs.Worker.replicas",
     CrdFinisher.SCALE_STATUS_REPLICAS_PATH + "=.status.replicaStatuses.Worker.active",
     CrdFinisher.SCALE_LABEL_SELECTOR_PATH + "=.status.replicaStatuses.Worker.selector"})

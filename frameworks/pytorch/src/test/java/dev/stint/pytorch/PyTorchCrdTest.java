@@ -67,6 +67,7 @@ class PyTorchCrdTest {
             CustomResourceColumnDefinition::getType)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("State", ".status.conditions[-1:].type", "string"),
+            org.assertj.core.groups.Tuple.tuple("Outcome", ".status.outcome", "string"),
             org.assertj.core.groups.Tuple.tuple("Age", ".metadata.creationTimestamp", "date"));
   }
 
@@ -114,7 +115,9 @@ class PyTorchCrdTest {
         "spec.runPolicy.managedBy is immutable");
     assertThat(messages(node(".spec"))).containsExactly(
         "spec.pytorchReplicaSpecs.Worker: must be set when spec.elasticPolicy is used",
-        "spec.elasticPolicy.nProcPerNode: must not be used with spec.nprocPerNode");
+        "spec.elasticPolicy.nProcPerNode: must not be used with spec.nprocPerNode",
+        "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
+        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
     assertThat(messages(node(".spec.pytorchReplicaSpecs"))).containsExactly(
         "spec.pytorchReplicaSpecs: replica types must be Master or Worker",
         "spec.pytorchReplicaSpecs: every replica type needs template.spec.containers with at least one container",

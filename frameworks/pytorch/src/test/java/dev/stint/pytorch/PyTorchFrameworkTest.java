@@ -137,7 +137,7 @@ class PyTorchFrameworkTest {
       e.setMetrics(List.of(TestPyTorchJobs.cpuUtilization(80)));
     }).build();
 
-    List<HasMetadata> resources = framework.supportingResources(job);
+    List<HasMetadata> resources = resources(job);
 
     assertThat(resources).singleElement().isInstanceOf(HorizontalPodAutoscaler.class);
     HorizontalPodAutoscaler hpa = (HorizontalPodAutoscaler) resources.get(0);
@@ -158,7 +158,7 @@ class PyTorchFrameworkTest {
     PyTorchJob job = TestPyTorchJobs.job("elastic-job").workers(3)
         .elastic(e -> e.setMetrics(List.of(TestPyTorchJobs.cpuUtilization(50)))).build();
 
-    HorizontalPodAutoscaler hpa = (HorizontalPodAutoscaler) framework.supportingResources(job).get(0);
+    HorizontalPodAutoscaler hpa = (HorizontalPodAutoscaler) resources(job).get(0);
 
     assertThat(hpa.getSpec().getMinReplicas()).isEqualTo(3);
     assertThat(hpa.getSpec().getMaxReplicas()).isEqualTo(3);
@@ -166,8 +166,8 @@ class PyTorchFrameworkTest {
 
   @Test
   void noAutoscalerWithoutElasticMetrics() {
-    assertThat(framework.supportingResources(TestPyTorchJobs.job("j").master(1).workers(2).build())).isEmpty();
-    assertThat(framework.supportingResources(elastic(e -> e.setMinReplicas(1)))).isEmpty();
+    assertThat(resources(TestPyTorchJobs.job("j").master(1).workers(2).build())).isEmpty();
+    assertThat(resources(elastic(e -> e.setMinReplicas(1)))).isEmpty();
   }
 
   @Test
@@ -204,5 +204,10 @@ class PyTorchFrameworkTest {
     ReplicaOutcomes build() {
       return new ReplicaOutcomes(byType);
     }
+  }
+
+  private List<HasMetadata> resources(PyTorchJob job) {
+    return framework.supportingResources(job, new dev.stint.spi.ReplicaOutcomes(java.util.Map.of())).stream()
+        .map(dev.stint.spi.SupportingResource::resource).toList();
   }
 }

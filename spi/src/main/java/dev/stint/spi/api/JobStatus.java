@@ -18,6 +18,7 @@ public class JobStatus {
   private String lastReconcileTime;
   private Integer suspensions;
   private Long observedGeneration;
+  private String outcome;
 
   public List<JobCondition> getConditions() { return conditions; }
   public void setConditions(List<JobCondition> conditions) { this.conditions = conditions; }
@@ -35,6 +36,13 @@ public class JobStatus {
   /** The {@code metadata.generation} this status was computed from (a Stint addition). */
   public Long getObservedGeneration() { return observedGeneration; }
   public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
+
+  /**
+   * One word for where the job stands, for people and printer columns (a Stint addition): Created, Running,
+   * Restarting, Suspended, Succeeded, PartiallySucceeded or Failed.
+   */
+  public String getOutcome() { return outcome; }
+  public void setOutcome(String outcome) { this.outcome = outcome; }
 
   /** The condition of a type, if present. */
   public Optional<JobCondition> condition(String type) {
@@ -61,6 +69,7 @@ public class JobStatus {
     s.lastReconcileTime = lastReconcileTime;
     s.suspensions = suspensions;
     s.observedGeneration = observedGeneration;
+    s.outcome = outcome;
     return s;
   }
 
@@ -69,7 +78,7 @@ public class JobStatus {
     return Objects.equals(conditions, s.conditions) && Objects.equals(replicaStatuses, s.replicaStatuses)
         && Objects.equals(startTime, s.startTime) && Objects.equals(completionTime, s.completionTime)
         && Objects.equals(lastReconcileTime, s.lastReconcileTime) && Objects.equals(suspensions, s.suspensions)
-        && Objects.equals(observedGeneration, s.observedGeneration);
+        && Objects.equals(observedGeneration, s.observedGeneration) && Objects.equals(outcome, s.outcome);
   }
 
   @Override public int hashCode() { return Objects.hash(conditions, replicaStatuses, startTime, completionTime); }

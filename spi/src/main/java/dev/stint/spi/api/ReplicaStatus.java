@@ -15,6 +15,8 @@ public class ReplicaStatus {
   private Integer failed;
   private Integer terminating;
   private Integer restarts;
+  private String succeededIndexes;
+  private String failedIndexes;
   private LabelSelector labelSelector;
   private String selector;
 
@@ -29,6 +31,12 @@ public class ReplicaStatus {
   /** Pods of this type deleted and recreated by Stint after a retryable failure (counts toward backoffLimit). */
   public Integer getRestarts() { return restarts; }
   public void setRestarts(Integer restarts) { this.restarts = nullIfZero(restarts); }
+  /** Indexes whose pod succeeded, in batch/v1 Job interval format ({@code "0,2-4"}); a Stint addition. */
+  public String getSucceededIndexes() { return succeededIndexes; }
+  public void setSucceededIndexes(String v) { this.succeededIndexes = v == null || v.isEmpty() ? null : v; }
+  /** Indexes that failed for good (not retried), in interval format; a Stint addition. */
+  public String getFailedIndexes() { return failedIndexes; }
+  public void setFailedIndexes(String v) { this.failedIndexes = v == null || v.isEmpty() ? null : v; }
   public LabelSelector getLabelSelector() { return labelSelector; }
   public void setLabelSelector(LabelSelector labelSelector) { this.labelSelector = labelSelector; }
   public String getSelector() { return selector; }
@@ -45,7 +53,8 @@ public class ReplicaStatus {
   public ReplicaStatus copy() {
     ReplicaStatus r = new ReplicaStatus();
     r.active = active; r.succeeded = succeeded; r.failed = failed; r.terminating = terminating;
-    r.restarts = restarts; r.labelSelector = labelSelector; r.selector = selector;
+    r.restarts = restarts; r.succeededIndexes = succeededIndexes; r.failedIndexes = failedIndexes;
+    r.labelSelector = labelSelector; r.selector = selector;
     return r;
   }
 
@@ -53,6 +62,7 @@ public class ReplicaStatus {
     if (!(o instanceof ReplicaStatus r)) return false;
     return active() == r.active() && succeeded() == r.succeeded() && failed() == r.failed()
         && terminating() == r.terminating() && restarts() == r.restarts()
+        && Objects.equals(succeededIndexes, r.succeededIndexes) && Objects.equals(failedIndexes, r.failedIndexes)
         && Objects.equals(labelSelector, r.labelSelector) && Objects.equals(selector, r.selector);
   }
 

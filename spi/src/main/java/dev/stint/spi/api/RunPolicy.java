@@ -43,6 +43,9 @@ public class RunPolicy {
       message = "spec.runPolicy.managedBy must be kubeflow.org/training-operator or kueue.x-k8s.io/multikueue")
   private String managedBy;
 
+  @JsonPropertyDescription("Rules that override the kind's default success policy (a Stint addition).")
+  private SuccessPolicySpec successPolicy;
+
   public String getCleanPodPolicy() { return cleanPodPolicy; }
   public void setCleanPodPolicy(String cleanPodPolicy) { this.cleanPodPolicy = cleanPodPolicy; }
   public Integer getTtlSecondsAfterFinished() { return ttlSecondsAfterFinished; }
@@ -57,6 +60,9 @@ public class RunPolicy {
   public void setSuspend(Boolean suspend) { this.suspend = suspend; }
   public String getManagedBy() { return managedBy; }
   public void setManagedBy(String managedBy) { this.managedBy = managedBy; }
+
+  public SuccessPolicySpec getSuccessPolicy() { return successPolicy; }
+  public void setSuccessPolicy(SuccessPolicySpec successPolicy) { this.successPolicy = successPolicy; }
 
   /** True when {@code suspend} is set to true. */
   public boolean suspended() { return Boolean.TRUE.equals(suspend); }
