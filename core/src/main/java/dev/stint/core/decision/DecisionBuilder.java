@@ -50,9 +50,11 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
   boolean condition(ConditionType type, boolean value, String reasonSuffix, String message) {
     String reason = ctx.kind() + reasonSuffix;
     boolean changed = Conditions.set(status, type, value, reason, message, ctx.nowString());
-    if (changed) {
-      boolean warning = type == ConditionType.Failed || type == ConditionType.Restarting;
-      events.add(warning ? JobEvent.warning(reason, message) : JobEvent.normal(reason, message));
+    boolean warning = type == ConditionType.Failed || type == ConditionType.Restarting;
+    JobEvent event = warning ? JobEvent.warning(reason, message) : JobEvent.normal(reason, message);
+    // one transition can change two conditions with the same reason (Running=False and Suspended=True): one event
+    if (changed && !events.contains(event)) {
+      events.add(event);
     }
     return changed;
   }
