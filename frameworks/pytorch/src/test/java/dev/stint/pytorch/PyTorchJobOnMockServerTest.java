@@ -167,6 +167,61 @@ class PyTorchJobOnMockServerTest {
   }
 
   @Test
+  void threeOfFourWorkersIsAPartialSuccessAndTheFourthIsStopped() {
+    PyTorchJob job = TestPyTorchJobs.job("pp").workers(4).build();
+    job.getSpec().getPytorchReplicaSpecs().get("Worker").setRestartPolicy("Never");
+    job.getSpec().setRunPolicy(new dev.stint.spi.api.RunPolicy());
+    var rule = new dev.stint.spi.api.SuccessRule();
+    rule.setSucceeded(java.util.Map.of("Worker", 3));
+    var policy = new dev.stint.spi.api.SuccessPolicySpec();
+    policy.setRules(List.of(rule));
+    job.getSpec().getRunPolicy().setSuccessPolicy(policy);
+    client.resource(job).create();
+    await().untilAsserted(() -> assertThat(pods("pp")).hasSize(4));
+    kubelet.runAll(pods("pp"));
+    await().untilAsserted(() -> assertThat(status("pp").isTrue("Running")).isTrue());
+
+    kubelet.fail("pp-worker-1", 1);
+    kubelet.succeed("pp-worker-0");
+    kubelet.succeed("pp-worker-2");
+    await().untilAsserted(() -> assertThat(status("pp").getReplicaStatuses().get("Worker").getFailedIndexes())
+        .isEqualTo("1"));
+    assertThat(status("pp").isTrue("Failed")).isFalse();
+    kubelet.succeed("pp-worker-3");
+    await().untilAsserted(() -> assertThat(status("pp").isTrue("Succeeded")).isTrue());
+    String message = "PyTorchJob pp partially succeeded: Worker 1 failed (exit code 1)";
+    assertThat(conditions("pp")).containsExactly(
+        "Created=True/PyTorchJobCreated: PyTorchJob pp is created.",
+        "Running=False/PyTorchJobRunning: PyTorchJob default/pp is running.",
+        "PartiallySucceeded=True/PyTorchJobPartiallySucceeded: " + message,
+        "Succeeded=True/PyTorchJobPartiallySucceeded: " + message);
+    assertThat(status("pp").getOutcome()).isEqualTo("PartiallySucceeded");
+    assertThat(status("pp").getReplicaStatuses().get("Worker").getSucceededIndexes()).isEqualTo("0,2-3");
+  }
+
+  @Test
+  void partialSuccessStopsTheReplicaStillRunning() {
+    PyTorchJob job = TestPyTorchJobs.job("stop").workers(4).build();
+    job.getSpec().getPytorchReplicaSpecs().get("Worker").setRestartPolicy("Never");
+    job.getSpec().setRunPolicy(new dev.stint.spi.api.RunPolicy());
+    var rule = new dev.stint.spi.api.SuccessRule();
+    rule.setSucceeded(java.util.Map.of("Worker", 2));
+    var policy = new dev.stint.spi.api.SuccessPolicySpec();
+    policy.setRules(List.of(rule));
+    job.getSpec().getRunPolicy().setSuccessPolicy(policy);
+    client.resource(job).create();
+    await().untilAsserted(() -> assertThat(pods("stop")).hasSize(4));
+    kubelet.runAll(pods("stop"));
+    kubelet.fail("stop-worker-3", 1);
+    kubelet.succeed("stop-worker-0");
+    kubelet.succeed("stop-worker-1");
+    await().untilAsserted(() -> assertThat(status("stop").getOutcome()).isEqualTo("PartiallySucceeded"));
+    // worker 2 was still running: stopped; the finished pods stay (cleanPodPolicy None)
+    await().untilAsserted(() -> assertThat(pods("stop")).extracting(p -> p.getMetadata().getName())
+        .containsExactlyInAnyOrder("stop-worker-0", "stop-worker-1", "stop-worker-3"));
+  }
+
+  @Test
   void invalidPyTorchJobFailsNamingTheFieldWhileAnotherRuns() {
     client.resource(TestPyTorchJobs.job("bad").master(2).workers(1).build()).create();
     client.resource(TestPyTorchJobs.job("fine").workers(1).build()).create();
