@@ -1,5 +1,6 @@
 package dev.stint.core;
 
+import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.reconciler.TrainingJobReconciler;
@@ -55,6 +56,7 @@ public final class StintOperator implements AutoCloseable {
     private int reconcileThreads = 50;
     private boolean closeClientOnStop = true;
     private boolean stopOnInformerError = true;
+    private String gangScheduler;
 
     private Builder(KubernetesClient client, FrameworkRegistry registry) {
       this.client = client;
@@ -69,6 +71,9 @@ public final class StintOperator implements AutoCloseable {
     public Builder reconcileThreads(int threads) { this.reconcileThreads = threads; return this; }
 
     public Builder closeClientOnStop(boolean close) { this.closeClientOnStop = close; return this; }
+
+    /** {@code volcano} or a scheduler-plugins scheduler name: create PodGroups and gang-schedule pods; null: off. */
+    public Builder gangScheduler(String name) { this.gangScheduler = name; return this; }
 
     /** Exit the process when an informer fails (production); tests turn this off to see the error instead. */
     public Builder stopOnInformerError(boolean stop) { this.stopOnInformerError = stop; return this; }
@@ -103,7 +108,8 @@ public final class StintOperator implements AutoCloseable {
                                                      ActionApplier applier, EventRecorder events) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
-      var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply);
+      var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
+          new EngineSettings(gangScheduler));
       operator.register(reconciler, configuration(operator, reconciler, framework));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));

@@ -42,6 +42,9 @@ final class DesiredPods {
     pod.setSpec(podSpec);
     addDefaultPort(ctx, podSpec);
     ctx.framework().wire(ctx.job(), replica, pod);
+    if (ctx.settings().gangScheduling()) {
+      GangScheduling.decorate(ctx, replica, pod);
+    }
     return pod;
   }
 

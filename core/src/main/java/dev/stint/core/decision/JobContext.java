@@ -23,8 +23,14 @@ public final class JobContext<J extends TrainingJob<?>> {
   private final String kind;
   private final Instant now;
   private final Map<String, ReplicaSpec> replicaSpecs;
+  private final EngineSettings settings;
 
   public JobContext(J job, TrainingFramework<J> framework, Instant now) {
+    this(job, framework, now, EngineSettings.defaults());
+  }
+
+  public JobContext(J job, TrainingFramework<J> framework, Instant now, EngineSettings settings) {
+    this.settings = settings;
     this.job = job;
     this.framework = framework;
     this.kind = HasMetadata.getKind(framework.jobType());
@@ -45,6 +51,7 @@ public final class JobContext<J extends TrainingJob<?>> {
   }
 
   public J job() { return job; }
+  public EngineSettings settings() { return settings; }
   public TrainingFramework<J> framework() { return framework; }
   public String kind() { return kind; }
   public String name() { return job.getMetadata().getName(); }

@@ -52,6 +52,11 @@ public final class JobDecider {
       return out.build();
     }
     ReplicaTally tally = new ReplicaSync<>(out, observed).run();
+    if (!GangScheduling.podsMayStart(out.ctx(), observed)) {
+      // Volcano has not admitted the gang yet: hold the pods back, as upstream does, and say when we looked
+      out.actions().removeIf(a -> a instanceof Action.CreatePod);
+      out.status().setLastReconcileTime(out.ctx().nowString());
+    }
     Optional<String> backoff = RunLimits.pastBackoffLimit(out.ctx(), tally);
     if (backoff.isPresent()) {
       out.actions().clear();

@@ -27,7 +27,11 @@ final class SupportingResources {
 
   /** A running job: apply what the framework asks for, delete what it no longer asks for. */
   static <J extends TrainingJob<?>> void sync(DecisionBuilder<J> out, Observed observed, ReplicaOutcomes outcomes) {
-    List<SupportingResource> desired = out.ctx().framework().supportingResources(out.ctx().job(), outcomes);
+    List<SupportingResource> desired = new java.util.ArrayList<>(
+        out.ctx().framework().supportingResources(out.ctx().job(), outcomes));
+    if (out.ctx().settings().gangScheduling()) {
+      desired.add(SupportingResource.whileRunning(GangScheduling.podGroup(out.ctx())));
+    }
     apply(out, desired, observed);
     Set<String> wanted = desired.stream().map(r -> key(r.resource())).collect(Collectors.toSet());
     observed.supporting().stream().filter(r -> !wanted.contains(key(r)))
@@ -84,6 +88,7 @@ final class SupportingResources {
   }
 
   private static String key(HasMetadata resource) {
-    return HasMetadata.getKind(resource.getClass()) + "/" + resource.getMetadata().getName();
+    String kind = resource.getKind() != null ? resource.getKind() : HasMetadata.getKind(resource.getClass());
+    return kind + "/" + resource.getMetadata().getName();
   }
 }

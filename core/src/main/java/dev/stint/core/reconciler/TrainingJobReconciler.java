@@ -2,6 +2,7 @@ package dev.stint.core.reconciler;
 
 import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Decision;
+import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
 import dev.stint.core.decision.JobLabels;
@@ -10,6 +11,7 @@ import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
@@ -18,6 +20,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
@@ -42,9 +45,11 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final ActionApplier applier;
   private final EventRecorder events;
   private final StatusWriter statusWriter;
+  private final EngineSettings settings;
 
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
-                               EventRecorder events, boolean serverSideApply) {
+                               EventRecorder events, boolean serverSideApply, EngineSettings settings) {
+    this.settings = settings;
     this.framework = framework;
     this.clock = clock;
     this.applier = applier;
@@ -64,6 +69,9 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     for (Class<? extends HasMetadata> type : framework.supportingResourceTypes()) {
       sources.add(childInformer(context, type));
     }
+    if (settings.gangScheduling()) {
+      sources.add(podGroupInformer(context));
+    }
     return sources;
   }
 
@@ -77,6 +85,19 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     return new InformerEventSource<>(config, context);
   }
 
+  /** PodGroups of the configured gang scheduler; watched only when gang scheduling is on (their CRD may be absent). */
+  private EventSource<GenericKubernetesResource, J> podGroupInformer(EventSourceContext<J> context) {
+    String apiVersion = settings.volcano() ? "scheduling.volcano.sh/v1beta1" : "scheduling.x-k8s.io/v1alpha1";
+    String[] gv = apiVersion.split("/");
+    var config = InformerEventSourceConfiguration.from(new GroupVersionKind(gv[0], gv[1], "PodGroup"),
+            context.getPrimaryResourceClass())
+        .withName(framework.name() + "-podgroups")
+        .withLabelSelector(JobLabels.OPERATOR_NAME + "=" + framework.controllerName())
+        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
+        .build();
+    return new InformerEventSource<>(config, context);
+  }
+
   @Override
   public UpdateControl<J> reconcile(J cached, Context<J> context) {
     J job = statusWriter.freshest(cached);
@@ -84,7 +105,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     MDC.put("stint.job", job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
     try {
       Observed observed = observe(job, context);
-      Decision decision = JobDecider.decide(new JobContext<>(job, framework, clock.instant()), observed);
+      Decision decision = JobDecider.decide(new JobContext<>(job, framework, clock.instant(), settings), observed);
       return act(job, decision);
     } finally {
       MDC.remove("stint.framework");
@@ -97,6 +118,10 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     List<HasMetadata> supporting = new ArrayList<>();
     for (Class<? extends HasMetadata> type : framework.supportingResourceTypes()) {
       context.getSecondaryResources(type).stream().filter(r -> ownedBy(r, uid)).forEach(supporting::add);
+    }
+    if (settings.gangScheduling()) {
+      context.getSecondaryResources(GenericKubernetesResource.class).stream().filter(r -> ownedBy(r, uid))
+          .forEach(supporting::add);
     }
     return new Observed(
         context.getSecondaryResources(Pod.class).stream().filter(p -> ownedBy(p, uid)).toList(),

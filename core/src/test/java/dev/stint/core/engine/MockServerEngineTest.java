@@ -33,7 +33,7 @@ abstract class MockServerEngineTest {
 
   @BeforeEach
   void start() {
-    client.apiextensions().v1().customResourceDefinitions().resource(testJobCrd()).create();
+    client.apiextensions().v1().customResourceDefinitions().resource(testJobCrd()).createOr(existing -> existing.update()); // a retried POST on a loaded machine may find it created
     kubelet = new FakeKubelet(client, "default");
     operator = newOperator();
     operator.start();

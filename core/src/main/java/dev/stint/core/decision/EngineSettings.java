@@ -1,0 +1,22 @@
+package dev.stint.core.decision;
+
+/**
+ * Operator-wide settings that change decisions, the same for every kind.
+ *
+ * @param gangScheduler null for none; {@code volcano} for Volcano PodGroups; any other name for a scheduler-plugins
+ *     (coscheduling) scheduler of that name, as the Kubeflow training operator's {@code --gang-scheduler-name}
+ */
+public record EngineSettings(String gangScheduler) {
+
+  public static EngineSettings defaults() {
+    return new EngineSettings(null);
+  }
+
+  public boolean gangScheduling() {
+    return gangScheduler != null && !gangScheduler.isBlank();
+  }
+
+  public boolean volcano() {
+    return "volcano".equals(gangScheduler);
+  }
+}
