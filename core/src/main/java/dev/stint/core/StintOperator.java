@@ -3,6 +3,8 @@ package dev.stint.core;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.metrics.JobLifecycleMetrics;
+import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.reconciler.TrainingJobReconciler;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.spi.TrainingFramework;
@@ -25,9 +27,16 @@ import org.slf4j.LoggerFactory;
 public final class StintOperator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StintOperator.class);
   private final Operator operator;
+  private final StintMetrics metrics;
 
-  private StintOperator(Operator operator) {
+  private StintOperator(Operator operator, StintMetrics metrics) {
     this.operator = operator;
+    this.metrics = metrics;
+  }
+
+  /** The engine's metrics (served by the operator at /metrics). */
+  public StintMetrics metrics() {
+    return metrics;
   }
 
   public static Builder builder(KubernetesClient client, FrameworkRegistry registry) {
@@ -98,18 +107,21 @@ public final class StintOperator implements AutoCloseable {
           }));
       ActionApplier applier = new ActionApplier(client);
       EventRecorder events = new EventRecorder(client, clock, "stint");
+      StintMetrics metrics = new StintMetrics();
+      JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, clock);
       for (TrainingFramework<?> framework : registry.all()) {
-        register(operator, framework, applier, events);
+        register(operator, framework, applier, events, lifecycle);
       }
-      return new StintOperator(operator);
+      return new StintOperator(operator, metrics);
     }
 
     private <J extends TrainingJob<?>> void register(Operator operator, TrainingFramework<J> framework,
-                                                     ActionApplier applier, EventRecorder events) {
+                                                     ActionApplier applier, EventRecorder events,
+                                                     JobLifecycleMetrics lifecycle) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
-          new EngineSettings(gangScheduler));
+          new EngineSettings(gangScheduler), lifecycle);
       operator.register(reconciler, configuration(operator, reconciler, framework));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));

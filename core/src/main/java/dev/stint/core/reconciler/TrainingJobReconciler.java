@@ -8,9 +8,11 @@ import dev.stint.core.decision.JobDecider;
 import dev.stint.core.decision.JobLabels;
 import dev.stint.core.decision.Observed;
 import dev.stint.core.kube.ActionApplier;
+import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,6 +27,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -46,10 +49,13 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final EventRecorder events;
   private final StatusWriter statusWriter;
   private final EngineSettings settings;
+  private final JobLifecycleMetrics lifecycle;
 
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
-                               EventRecorder events, boolean serverSideApply, EngineSettings settings) {
+                               EventRecorder events, boolean serverSideApply, EngineSettings settings,
+                               JobLifecycleMetrics lifecycle) {
     this.settings = settings;
+    this.lifecycle = lifecycle;
     this.framework = framework;
     this.clock = clock;
     this.applier = applier;
@@ -105,8 +111,15 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     MDC.put("stint.job", job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
     try {
       Observed observed = observe(job, context);
-      Decision decision = JobDecider.decide(new JobContext<>(job, framework, clock.instant(), settings), observed);
-      return act(job, decision);
+      Instant decidedAt = clock.instant();
+      Decision decision = JobDecider.decide(new JobContext<>(job, framework, decidedAt, settings), observed);
+      UpdateControl<J> control = act(job, decision);
+      if (decision.status() != null) {
+        lifecycle.record(job.getMetadata().getUid(), HasMetadata.getKind(framework.jobType()),
+            job.getStatus() == null ? new JobStatus() : job.getStatus(), decision.status(), observed.pods().size(),
+            decidedAt);
+      }
+      return control;
     } finally {
       MDC.remove("stint.framework");
       MDC.remove("stint.job");

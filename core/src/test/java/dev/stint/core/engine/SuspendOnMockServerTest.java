@@ -47,6 +47,10 @@ class SuspendOnMockServerTest extends MockServerEngineTest {
     suspend("flap", true);
     await().untilAsserted(() -> assertThat(pods("flap")).isEmpty());
     await().untilAsserted(() -> assertThat(status("flap").isTrue("Suspended")).isTrue());
+    await().untilAsserted(() -> assertThat(operator.metrics().observations(
+        dev.stint.core.metrics.JobLifecycleMetrics.SUSPEND_TO_NO_PODS, "TestJob")).isPositive());
+    assertThat(operator.metrics().observations(dev.stint.core.metrics.JobLifecycleMetrics.RESUME_TO_RUNNING,
+        "TestJob")).isPositive();
   }
 
   @Test

@@ -1,0 +1,92 @@
+package dev.stint.core.metrics;
+
+import dev.stint.spi.api.JobStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns each job's status transitions into metrics: outcomes, and the latencies of suspension (request → no active
+ * replica, request → no pod left) and of resumption (request → every replica running). "Request" is when the
+ * operator first acts on the new {@code suspend} value; the gap before that is the watch delay, which the API server
+ * measures itself.
+ */
+public final class JobLifecycleMetrics {
+  public static final String SUSPEND_TO_INACTIVE = "stint_suspend_to_inactive_seconds";
+  public static final String SUSPEND_TO_NO_PODS = "stint_suspend_to_no_pods_seconds";
+  public static final String RESUME_TO_RUNNING = "stint_resume_to_running_seconds";
+  public static final String PARTIALLY_SUCCEEDED = "jobs_partially_succeeded_total";
+  public static final String SUCCEEDED = "stint_jobs_succeeded_total";
+  public static final String FAILED = "stint_jobs_failed_total";
+
+  private final StintMetrics metrics;
+  private final Clock clock;
+  private final Map<String, Instant> suspending = new ConcurrentHashMap<>();
+  private final Map<String, Instant> resuming = new ConcurrentHashMap<>();
+
+  public JobLifecycleMetrics(StintMetrics metrics, Clock clock) {
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /**
+   * Called after a decision's status was written.
+   *
+   * @param uid the job's uid
+   * @param kind the job's kind
+   * @param before the status the decision started from
+   * @param after the status written
+   * @param podsLeft pods of the job still observed (terminating ones included)
+   * @param decidedAt when the decision was made (the start of the reconcile)
+   */
+  public void record(String uid, String kind, JobStatus before, JobStatus after, int podsLeft, Instant decidedAt) {
+    Instant now = clock.instant();
+    if (became(before, after, "Suspended")) {
+      metrics.observe(SUSPEND_TO_INACTIVE, "Seconds from a suspension request to no active replica", kind,
+          seconds(decidedAt, now));
+      suspending.put(uid, decidedAt);
+      resuming.remove(uid);
+    }
+    if (podsLeft == 0 && after.isTrue("Suspended")) {
+      Instant start = suspending.remove(uid);
+      if (start != null) {
+        metrics.observe(SUSPEND_TO_NO_PODS, "Seconds from a suspension request to no pod left", kind,
+            seconds(start, now));
+      }
+    }
+    if (before.isTrue("Suspended") && !after.isTrue("Suspended")) {
+      resuming.put(uid, decidedAt);
+      suspending.remove(uid);
+    }
+    if (became(before, after, "Running")) {
+      Instant start = resuming.remove(uid);
+      if (start != null) {
+        metrics.observe(RESUME_TO_RUNNING, "Seconds from a resume request to every replica running", kind,
+            seconds(start, now));
+      }
+    }
+    outcomes(kind, before, after);
+  }
+
+  private void outcomes(String kind, JobStatus before, JobStatus after) {
+    if (became(before, after, "PartiallySucceeded")) {
+      metrics.increment(PARTIALLY_SUCCEEDED, "Jobs whose success policy held while some replicas failed", kind);
+    }
+    if (became(before, after, "Succeeded")) {
+      metrics.increment(SUCCEEDED, "Jobs that succeeded (partial successes included)", kind);
+    }
+    if (became(before, after, "Failed")) {
+      metrics.increment(FAILED, "Jobs that failed", kind);
+    }
+  }
+
+  private static boolean became(JobStatus before, JobStatus after, String type) {
+    return after.isTrue(type) && !before.isTrue(type);
+  }
+
+  private static double seconds(Instant from, Instant to) {
+    return Math.max(0, Duration.between(from, to).toMillis() / 1000.0);
+  }
+}
