@@ -1,0 +1,103 @@
+package dev.stint.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The checked-in TFJob CRD on a real API server: its CEL rules compile, refuse invalid jobs naming the field. */
+class TFJobCrdValidationIT {
+  static KubernetesClient client;
+  static String ns;
+
+  @BeforeAll
+  static void setUp() {
+    client = LocalCluster.client();
+    LocalCluster.installCrds();
+    ns = LocalCluster.namespace(client, "tfcrd");
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (client != null) {
+      client.namespaces().withName(ns).delete();
+      client.close();
+    }
+  }
+
+  static String job(String name, String extraSpec, String... replicas) {
+    return """
+        apiVersion: kubeflow.org/v1
+        kind: TFJob
+        metadata: {name: %s}
+        spec:
+        %s  tfReplicaSpecs:
+        %s""".formatted(name, extraSpec, String.join("", replicas));
+  }
+
+  static String replica(String type, int replicas, String container, String image) {
+    return """
+            %s:
+              replicas: %d
+              template:
+                spec:
+                  containers: [{name: %s, image: "%s"}]
+        """.formatted(type, replicas, container, image);
+  }
+
+  static final String CHIEF = replica("Chief", 1, "tensorflow", "busybox");
+  static final String PS = replica("PS", 1, "tensorflow", "busybox");
+  static final String WORKER = replica("Worker", 2, "tensorflow", "busybox");
+
+  static Stream<Arguments> invalidJobs() {
+    return Stream.of(
+        Arguments.of("two chiefs", job("two-chiefs", "", replica("Chief", 2, "tensorflow", "busybox"), WORKER),
+            "spec.tfReplicaSpecs.Chief.replicas: must be 1"),
+        Arguments.of("chief and master", job("chief-master", "", CHIEF, replica("Master", 1, "tensorflow", "b"), WORKER),
+            "spec.tfReplicaSpecs: must not have more than 1 Chief or Master role"),
+        Arguments.of("upper-case key", job("upper", "", replica("WORKER", 2, "tensorflow", "busybox")),
+            "spec.tfReplicaSpecs: replica types must be Chief, Master, PS, Worker or Evaluator"),
+        Arguments.of("no tensorflow container", job("no-tf", "", PS, replica("Worker", 2, "main", "busybox")),
+            "spec.tfReplicaSpecs: every replica type needs a container named tensorflow"),
+        Arguments.of("empty image", job("no-image", "", PS, replica("Worker", 2, "tensorflow", "")),
+            "spec.tfReplicaSpecs: every container in template.spec.containers needs a non-empty image"),
+        Arguments.of("unknown success policy", job("bad-policy", "  successPolicy: allWorkers\n", PS, WORKER),
+            "spec.successPolicy: must be \"\" or AllWorkers"),
+        Arguments.of("success rule of a missing type", job("bad-rule",
+            "  runPolicy: {successPolicy: {rules: [{succeeded: {Chief: 1}}]}}\n", PS, WORKER),
+            "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have"),
+        Arguments.of("no spec", "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: no-spec}\n",
+            "spec.tfReplicaSpecs: must be set"),
+        Arguments.of("name not DNS-1035", job("9starts-with-digit", "", PS, WORKER),
+            "metadata.name: must be a DNS-1035 label"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidJobs")
+  void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
+    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-");
+    assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
+    assertThat(result.stderr()).contains(message);
+  }
+
+  @Test
+  void everyFieldAndReplicaTypeIsAccepted() {
+    String manifest = job("full", "  successPolicy: AllWorkers\n  enableDynamicWorker: true\n"
+        + "  runPolicy: {successPolicy: {rules: [{succeeded: {Worker: 2}}]}}\n",
+        CHIEF, replica("Evaluator", 1, "tensorflow", "busybox"), PS, WORKER);
+    Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
+  }
+
+  @Test
+  void upstreamExampleIsAcceptedUnchanged() throws Exception {
+    String example = Files.readString(LocalCluster.ROOT.resolve("examples/tf-dist-mnist.yaml"));
+    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
+  }
+}

@@ -1,0 +1,124 @@
+package dev.stint.tensorflow;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.stint.spi.TrainingJobSpec;
+import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.spi.api.RunPolicy;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code spec} of a TFJob, field for field the Kubeflow training operator v1.9 {@code TFJobSpec}. The CEL rules carry
+ * what the upstream validating webhook checked, so no webhook is needed; each message names its field.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+// success rules (a Stint addition) may only name this job's replica types, with counts it can reach
+@ValidationRule(value = TFJobSpec.SUCCESS_RULES + ".all(r, r.succeeded.all(t, has(self.tfReplicaSpecs) && t in self.tfReplicaSpecs))",
+    message = "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
+    fieldPath = ".runPolicy.successPolicy.rules")
+@ValidationRule(value = TFJobSpec.SUCCESS_RULES + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.tfReplicaSpecs)"
+    + " || !(t in self.tfReplicaSpecs) || r.succeeded[t] <= (has(self.tfReplicaSpecs[t].replicas)"
+    + " ? self.tfReplicaSpecs[t].replicas : 1))))",
+    message = "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
+    fieldPath = ".runPolicy.successPolicy.rules")
+public class TFJobSpec implements TrainingJobSpec {
+  /** CEL: no success rules, or the rules (followed by {@code .all(...)}). */
+  static final String SUCCESS_RULES = "!has(self.runPolicy) || !has(self.runPolicy.successPolicy)"
+      + " || self.runPolicy.successPolicy.rules";
+
+  /** The chief: coordinates training and writes checkpoints; its success is the job's. */
+  public static final String CHIEF = "Chief";
+  /** Evaluates checkpoints beside training. */
+  public static final String EVALUATOR = "Evaluator";
+  /** The older name of the chief role. */
+  public static final String MASTER = "Master";
+  /** A parameter server. */
+  public static final String PS = "PS";
+  /** A worker. */
+  public static final String WORKER = "Worker";
+  /** The replica types in upstream's fixed order of evaluation and creation. */
+  public static final List<String> REPLICA_TYPES = List.of(CHIEF, EVALUATOR, MASTER, PS, WORKER);
+  /** The {@code successPolicy} value that makes a job without chief wait for every worker. */
+  public static final String ALL_WORKERS = "AllWorkers";
+
+  /**
+   * A replica spec has a usable pod template; the rules below that look inside the containers start from it, so
+   * that a missing template is reported once, by the rule that requires it.
+   */
+  private static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
+      + " && has(self[t].template.spec.containers)";
+
+  @JsonProperty("runPolicy")
+  @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, gang "
+      + "scheduling.")
+  private RunPolicy runPolicy;
+
+  @JsonProperty("successPolicy")
+  @JsonPropertyDescription("When a job without Chief or Master has succeeded: \"\" (default) once Worker 0 "
+      + "succeeded, AllWorkers once every Worker succeeded.")
+  @ValidationRule(value = "self in ['', 'AllWorkers']",
+      message = "spec.successPolicy: must be \"\" or AllWorkers")
+  private String successPolicy;
+
+  @JsonProperty("tfReplicaSpecs")
+  @JsonPropertyDescription("The replica types of the job (Chief, Master, PS, Worker, Evaluator), each with its "
+      + "replicas, pod template and restart policy. For example, {\"PS\": ReplicaSpec, \"Worker\": ReplicaSpec}.")
+  @Required
+  @Size(min = 1, max = 5)
+  @ValidationRule(value = "self.all(t, t in ['Chief', 'Master', 'PS', 'Worker', 'Evaluator'])",
+      message = "spec.tfReplicaSpecs: replica types must be Chief, Master, PS, Worker or Evaluator")
+  @ValidationRule(value = "!(has(self.Chief) && has(self.Master))",
+      message = "spec.tfReplicaSpecs: must not have more than 1 Chief or Master role")
+  @ValidationRule(value = "self.all(t, " + HAS_CONTAINERS + " && size(self[t].template.spec.containers) > 0)",
+      message = "spec.tfReplicaSpecs: every replica type needs template.spec.containers with at least one "
+          + "container")
+  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.all(c, "
+      + "has(c.image) && c.image != ''))",
+      message = "spec.tfReplicaSpecs: every container in template.spec.containers needs a non-empty image")
+  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.exists(c, "
+      + "has(c.name) && c.name == 'tensorflow'))",
+      message = "spec.tfReplicaSpecs: every replica type needs a container named tensorflow in "
+          + "template.spec.containers")
+  @ValidationRule(value = "!has(self.Chief) || !has(self.Chief.replicas) || self.Chief.replicas == 1",
+      message = "spec.tfReplicaSpecs.Chief.replicas: must be 1")
+  @ValidationRule(value = "!has(self.Master) || !has(self.Master.replicas) || self.Master.replicas == 1",
+      message = "spec.tfReplicaSpecs.Master.replicas: must be 1")
+  private Map<String, ReplicaSpec> tfReplicaSpecs;
+
+  @JsonProperty("enableDynamicWorker")
+  @JsonPropertyDescription("Dynamic workers: each Worker's TF_CONFIG lists only itself and the parameter servers, "
+      + "and a failed Worker does not fail the job.")
+  private Boolean enableDynamicWorker;
+
+  public RunPolicy getRunPolicy() { return runPolicy; }
+  public void setRunPolicy(RunPolicy runPolicy) { this.runPolicy = runPolicy; }
+  public String getSuccessPolicy() { return successPolicy; }
+  public void setSuccessPolicy(String successPolicy) { this.successPolicy = successPolicy; }
+  public Map<String, ReplicaSpec> getTfReplicaSpecs() { return tfReplicaSpecs; }
+  public void setTfReplicaSpecs(Map<String, ReplicaSpec> tfReplicaSpecs) { this.tfReplicaSpecs = tfReplicaSpecs; }
+  public Boolean getEnableDynamicWorker() { return enableDynamicWorker; }
+  public void setEnableDynamicWorker(Boolean enableDynamicWorker) { this.enableDynamicWorker = enableDynamicWorker; }
+
+  @Override
+  public RunPolicy runPolicy() { return runPolicy; }
+
+  @Override
+  public Map<String, ReplicaSpec> replicaSpecs() { return tfReplicaSpecs; }
+
+  @Override
+  public String replicaSpecsField() { return "tfReplicaSpecs"; }
+
+  /** Whether {@code enableDynamicWorker} is set to true. */
+  @JsonIgnore
+  public boolean dynamicWorkers() { return Boolean.TRUE.equals(enableDynamicWorker); }
+
+  /** Whether {@code successPolicy} is {@code AllWorkers}. */
+  @JsonIgnore
+  public boolean allWorkersMustSucceed() { return ALL_WORKERS.equals(successPolicy); }
+}
