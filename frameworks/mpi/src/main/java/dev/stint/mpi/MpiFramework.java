@@ -34,6 +34,9 @@ import java.util.Map;
  *       runs;</li>
  *   <li>success: the launcher decides; a worker that fails does not fail the job by itself.</li>
  * </ul>
+ *
+ * <p>Thread-safe. Its only state is a bounded memo of each job's SSH key pair (see {@link SshAuthSecrets}), so that a
+ * reconcile does not generate a key it would throw away; every answer is otherwise a function of the arguments.
  */
 public class MpiFramework implements TrainingFramework<MPIJob> {
 

@@ -42,7 +42,8 @@ final class MpiPodWiring {
 
   static void wire(MPIJob job, ReplicaId replica, Pod pod) {
     boolean launcher = MPIJobSpec.LAUNCHER.equals(replica.type());
-    Map<String, String> labels = new LinkedHashMap<>(pod.getMetadata().getLabels());
+    Map<String, String> labels = pod.getMetadata().getLabels() == null ? new LinkedHashMap<>()
+        : new LinkedHashMap<>(pod.getMetadata().getLabels());
     labels.put(JOB_ROLE_LABEL, launcher ? "launcher" : "worker");
     pod.getMetadata().setLabels(labels);
     PodSpec spec = pod.getSpec();
@@ -114,7 +115,8 @@ final class MpiPodWiring {
     addVolume(spec, new VolumeBuilder().withName(SSH_VOLUME).withNewSecret()
         .withSecretName(SshAuthSecrets.name(job.getMetadata().getName()))
         .withDefaultMode(mode)
-        .withItems(item(SshAuthSecrets.PRIVATE_KEY, "id_rsa", null), item(SshAuthSecrets.PUBLIC_KEY, "id_rsa.pub", null),
+        .withItems(item(SshAuthSecrets.PRIVATE_KEY, "id_rsa", null),
+            item(SshAuthSecrets.PUBLIC_KEY, "id_rsa.pub", null),
             item(SshAuthSecrets.PUBLIC_KEY, "authorized_keys", null))
         .endSecret().build());
     addMount(main, new VolumeMountBuilder().withName(SSH_VOLUME).withMountPath(path).build());

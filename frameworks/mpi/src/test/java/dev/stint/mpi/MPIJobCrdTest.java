@@ -157,7 +157,9 @@ class MPIJobCrdTest {
       String name = each ? part.substring(0, part.length() - 3) : part;
       node = node.getProperties().get(name);
       assertThat(node).as("schema node %s of %s", name, path).isNotNull();
-      if (each) node = node.getItems() != null ? node.getItems().getSchema() : node.getAdditionalProperties().getSchema();
+      if (each) {
+        node = node.getItems() != null ? node.getItems().getSchema() : node.getAdditionalProperties().getSchema();
+      }
     }
     return node;
   }

@@ -127,7 +127,8 @@ class MpiFrameworkTest {
     var messages = FRAMEWORK.messages(TestMPIJobs.job("pi").namespace("ns").launcher().build());
     assertThat(messages.running()).isEqualTo("MPIJob ns/pi is running.");
     assertThat(messages.succeeded()).isEqualTo("MPIJob ns/pi successfully completed.");
-    assertThat(messages.failed("Launcher", 1)).isEqualTo("MPIJob ns/pi has failed because 1 Launcher replica(s) failed.");
+    assertThat(messages.failed("Launcher", 1))
+        .isEqualTo("MPIJob ns/pi has failed because 1 Launcher replica(s) failed.");
   }
 
   @Test

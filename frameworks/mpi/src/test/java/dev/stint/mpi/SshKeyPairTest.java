@@ -56,7 +56,8 @@ class SshKeyPairTest {
   void privateKeyIsSec1PemAsGoWritesIt() {
     String pem = pair.privateKeyPem();
     assertThat(pem).startsWith("-----BEGIN EC PRIVATE KEY-----\n").endsWith("\n-----END EC PRIVATE KEY-----\n");
-    assertThat(pem.lines().filter(l -> !l.startsWith("-----"))).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(64));
+    assertThat(pem.lines().filter(l -> !l.startsWith("-----")))
+        .allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(64));
     ByteBuffer der = ByteBuffer.wrap(privateDer());
 
     ByteBuffer key = ByteBuffer.wrap(element(der, 0x30));
