@@ -4,9 +4,27 @@ package dev.stint.spi;
  * Per-kind defaults, applied in memory by the engine (never written to the job).
  *
  * @param containerName the container that receives the framework port and whose exit code counts
- *     ({@code pytorch}, {@code tensorflow})
- * @param portName the name of the framework port ({@code pytorchjob-port})
+ *     ({@code pytorch}, {@code tensorflow}); every replica template must have a container of that name. Null for a
+ *     kind whose main container is simply the first one, whatever its name (MPIJob v2)
+ * @param portName the name of the framework port ({@code pytorchjob-port}); null for a kind without a framework port
  * @param port the framework port number added to the default container when it has no port of that name
- * @param restartPolicy the replica restart policy when a replica spec sets none
+ * @param restartPolicy the replica restart policy when a replica spec sets none (see
+ *     {@link TrainingFramework#defaultRestartPolicy} for a default per replica type)
  */
-public record FrameworkDefaults(String containerName, String portName, int port, String restartPolicy) { }
+public record FrameworkDefaults(String containerName, String portName, int port, String restartPolicy) {
+
+  /** Defaults of a kind whose main container is the first of each template and that adds no port (MPIJob v2). */
+  public static FrameworkDefaults firstContainerNoPort(String restartPolicy) {
+    return new FrameworkDefaults(null, null, 0, restartPolicy);
+  }
+
+  /** Whether the default container is found by name (and every template must have one of that name). */
+  public boolean namesContainer() {
+    return containerName != null;
+  }
+
+  /** Whether the engine adds a framework port to the default container. */
+  public boolean hasPort() {
+    return portName != null;
+  }
+}

@@ -33,6 +33,32 @@ public interface TrainingFramework<J extends TrainingJob<?>> {
   FrameworkDefaults defaults();
 
   /**
+   * The restart policy of a replica type whose spec sets none. Defaults to {@code defaults().restartPolicy()}; a kind
+   * whose upstream defaults differ by type overrides it (MPIJob v2: Launcher {@code OnFailure}, Worker {@code Never}).
+   */
+  default String defaultRestartPolicy(String replicaType) {
+    return defaults().restartPolicy();
+  }
+
+  /**
+   * The number of replicas of a type whose spec sets none. Defaults to 1, as Kubeflow v1; MPIJob v2 Workers default
+   * to 0.
+   */
+  default int defaultReplicas(String replicaType) {
+    return 1;
+  }
+
+  /**
+   * The name of a replica's pod (and of its headless service, when {@link #servicePerPod()}). Defaults to Kubeflow's
+   * {@code <job>-<type in lower case>-<index>} ({@link ReplicaId#podName}); MPIJob v2 names its launcher
+   * {@code <job>-launcher}. Names must be stable and distinct per replica: the engine creates a pod only when none of
+   * that name exists.
+   */
+  default String podName(J job, ReplicaId replica) {
+    return replica.podName(job.getMetadata().getName());
+  }
+
+  /**
    * The value of the {@code training.kubeflow.org/operator-name} label on the kind's pods and services. Defaults to
    * {@code <kind in lower case>-controller}, as the Kubeflow training operator names its controllers.
    */

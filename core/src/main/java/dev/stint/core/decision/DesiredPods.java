@@ -31,7 +31,7 @@ final class DesiredPods {
     ObjectMeta meta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
     Pod pod = new Pod();
     pod.setMetadata(new ObjectMeta());
-    pod.getMetadata().setName(replica.podName(ctx.name()));
+    pod.getMetadata().setName(ctx.podName(replica));
     pod.getMetadata().setNamespace(ctx.namespace());
     pod.getMetadata().setLabels(labels(ctx, replica, meta.getLabels()));
     pod.getMetadata().setAnnotations(meta.getAnnotations() == null ? null : new LinkedHashMap<>(meta.getAnnotations()));
@@ -64,8 +64,8 @@ final class DesiredPods {
 
   /** Adds the framework port to the default container (or the first) unless a port of that name exists. */
   static <J extends TrainingJob<?>> void addDefaultPort(JobContext<J> ctx, PodSpec spec) {
-    Container container = defaultContainer(ctx, spec);
-    if (container == null) {
+    Container container = ctx.defaultContainer(spec);
+    if (container == null || !ctx.defaults().hasPort()) {
       return;
     }
     List<ContainerPort> ports = container.getPorts() == null ? new ArrayList<>() : new ArrayList<>(container.getPorts());
@@ -75,14 +75,5 @@ final class DesiredPods {
           .withContainerPort(ctx.defaults().port()).build());
       container.setPorts(ports);
     }
-  }
-
-  /** The container named as the framework's default, or the first container. */
-  static <J extends TrainingJob<?>> Container defaultContainer(JobContext<J> ctx, PodSpec spec) {
-    if (spec.getContainers() == null || spec.getContainers().isEmpty()) {
-      return null;
-    }
-    return spec.getContainers().stream().filter(c -> ctx.defaults().containerName().equals(c.getName())).findFirst()
-        .orElse(spec.getContainers().get(0));
   }
 }

@@ -18,15 +18,14 @@ final class DesiredServices {
 
   static <J extends TrainingJob<?>> Service build(JobContext<J> ctx, ReplicaId replica, Pod desiredPod) {
     Map<String, String> labels = JobLabels.ofReplica(ctx.controllerName(), ctx.name(), replica);
-    Container container = desiredPod.getSpec().getContainers().stream()
-        .filter(c -> ctx.defaults().containerName().equals(c.getName())).findFirst().orElse(null);
+    Container container = ctx.defaultContainer(desiredPod.getSpec());
     List<ServicePort> ports = container == null || container.getPorts() == null ? List.of()
         : container.getPorts().stream()
             .map(p -> new ServicePortBuilder().withName(p.getName()).withPort(p.getContainerPort()).build())
             .toList();
     return new ServiceBuilder()
         .withNewMetadata()
-          .withName(replica.podName(ctx.name()))
+          .withName(ctx.podName(replica))
           .withNamespace(ctx.namespace())
           .withLabels(labels)
           .withOwnerReferences(ctx.ownerReference())

@@ -1,13 +1,16 @@
 package dev.stint.core.decision;
 
 import dev.stint.spi.FrameworkDefaults;
+import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -83,7 +86,29 @@ public final class JobContext<J extends TrainingJob<?>> {
   public String restartPolicy(String type) {
     ReplicaSpec spec = replicaSpecs.get(type);
     String policy = spec == null ? null : spec.getRestartPolicy();
-    return policy == null || policy.isEmpty() ? defaults().restartPolicy() : policy;
+    return policy == null || policy.isEmpty() ? framework.defaultRestartPolicy(type) : policy;
+  }
+
+  /** The desired replicas of a replica type, with the framework default applied. */
+  public int replicas(String type) {
+    ReplicaSpec spec = replicaSpecs.get(type);
+    Integer replicas = spec == null ? null : spec.getReplicas();
+    return replicas == null ? framework.defaultReplicas(type) : replicas;
+  }
+
+  /** The pod (and per-pod service) name of a replica, as the framework names it. */
+  public String podName(ReplicaId replica) {
+    return framework.podName(job, replica);
+  }
+
+  /** The container named as the framework's default, or the first container; null when there is none. */
+  public Container defaultContainer(PodSpec spec) {
+    if (spec == null || spec.getContainers() == null || spec.getContainers().isEmpty()) {
+      return null;
+    }
+    String name = defaults().containerName();
+    return spec.getContainers().stream().filter(c -> name != null && name.equals(c.getName())).findFirst()
+        .orElse(spec.getContainers().get(0));
   }
 
   /** The owner reference every child of the job carries. */

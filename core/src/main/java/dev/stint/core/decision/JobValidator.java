@@ -61,7 +61,7 @@ final class JobValidator {
       }
     }
     String name = ctx.defaults().containerName();
-    if (containers.stream().noneMatch(c -> name.equals(c.getName()))) {
+    if (name != null && containers.stream().noneMatch(c -> name.equals(c.getName()))) {
       errors.add(containersField + ": must have a container named " + name);
     }
   }

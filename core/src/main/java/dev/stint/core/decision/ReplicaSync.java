@@ -4,6 +4,7 @@ import dev.stint.core.decision.ReplicaTally.TypeTally;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
   ReplicaTally run() {
     tally.containerRestarts = countContainerRestarts();
     for (Map.Entry<String, ReplicaSpec> e : ctx.replicaSpecs().entrySet()) {
-      syncType(e.getKey(), e.getValue().replicasOrDefault());
+      syncType(e.getKey(), ctx.replicas(e.getKey()));
     }
     var outcomes = tally.outcomes();
     for (ReplicaId id : missing) {
@@ -58,7 +59,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
         missing.add(id);
       } else {
         observe(id, pods.get(0), t);
-        if (ctx.framework().servicePerPod() && observed.service(id.podName(ctx.name())).isEmpty()) {
+        if (ctx.framework().servicePerPod() && observed.service(ctx.podName(id)).isEmpty()) {
           create(id, false);
         }
       }
@@ -72,7 +73,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
         out.act(new Action.DeletePod(pod.getMetadata().getName(), "scaled down"));
       }
     }
-    observed.service(id.podName(ctx.name())).ifPresent(s -> out.act(new Action.DeleteService(s.getMetadata().getName())));
+    observed.service(ctx.podName(id)).ifPresent(s -> out.act(new Action.DeleteService(s.getMetadata().getName())));
   }
 
   private void create(ReplicaId id, boolean withPod) {
@@ -80,7 +81,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     if (withPod) {
       out.act(new Action.CreatePod(pod));
     }
-    if (ctx.framework().servicePerPod() && observed.service(id.podName(ctx.name())).isEmpty()) {
+    if (ctx.framework().servicePerPod() && observed.service(ctx.podName(id)).isEmpty()) {
       out.act(new Action.CreateService(DesiredServices.build(ctx, id, pod)));
     }
   }
@@ -114,7 +115,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
       return;
     }
     String policy = ctx.restartPolicy(id.type());
-    int exitCode = PodState.exitCode(pod, ctx.defaults().containerName());
+    int exitCode = PodState.exitCode(pod, exitCodeContainer(pod));
     if (!RestartPolicies.retries(policy, exitCode)) {
       t.failedForGood.put(id.index(), exitCode);
       return;
@@ -128,6 +129,15 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     out.act(new Action.DeletePod(pod.getMetadata().getName(), "restart after exit code " + exitCode));
     out.condition(ConditionType.Restarting, true, "Restarting",
         "job " + ctx.name() + " is restarting because " + id.type() + " replica(s) failed.");
+  }
+
+  /** The container whose exit code counts: the one of the framework's default name, else the pod's first. */
+  private String exitCodeContainer(Pod pod) {
+    if (ctx.defaults().namesContainer()) {
+      return ctx.defaults().containerName();
+    }
+    Container first = ctx.defaultContainer(pod.getSpec());
+    return first == null ? "" : first.getName();
   }
 
   /** Container restarts in running pods of types whose restart policy lets the kubelet restart them (upstream). */

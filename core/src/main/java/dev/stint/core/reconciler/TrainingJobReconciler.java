@@ -73,7 +73,10 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     sources.add(childInformer(context, Pod.class));
     sources.add(childInformer(context, Service.class));
     for (Class<? extends HasMetadata> type : framework.supportingResourceTypes()) {
-      sources.add(childInformer(context, type));
+      // a job-level Service (MPIJob v2) comes through the Service informer above; a second one would clash
+      if (type != Pod.class && type != Service.class) {
+        sources.add(childInformer(context, type));
+      }
     }
     if (settings.gangScheduling()) {
       sources.add(podGroupInformer(context));
@@ -130,16 +133,31 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     String uid = job.getMetadata().getUid();
     List<HasMetadata> supporting = new ArrayList<>();
     for (Class<? extends HasMetadata> type : framework.supportingResourceTypes()) {
-      context.getSecondaryResources(type).stream().filter(r -> ownedBy(r, uid)).forEach(supporting::add);
+      if (type != Pod.class && type != Service.class) {
+        context.getSecondaryResources(type).stream().filter(r -> ownedBy(r, uid)).forEach(supporting::add);
+      }
+    }
+    List<Service> services = new ArrayList<>();
+    boolean jobLevelServices = framework.supportingResourceTypes().contains(Service.class);
+    for (Service service : context.getSecondaryResources(Service.class)) {
+      if (!ownedBy(service, uid)) {
+        continue;
+      }
+      // a replica's service carries its replica type; one for the whole job is a supporting object
+      boolean perReplica = service.getMetadata().getLabels() != null
+          && service.getMetadata().getLabels().containsKey(JobLabels.REPLICA_TYPE);
+      if (perReplica || !jobLevelServices) {
+        services.add(service);
+      } else {
+        supporting.add(service);
+      }
     }
     if (settings.gangScheduling()) {
       context.getSecondaryResources(GenericKubernetesResource.class).stream().filter(r -> ownedBy(r, uid))
           .forEach(supporting::add);
     }
     return new Observed(
-        context.getSecondaryResources(Pod.class).stream().filter(p -> ownedBy(p, uid)).toList(),
-        context.getSecondaryResources(Service.class).stream().filter(s -> ownedBy(s, uid)).toList(),
-        supporting);
+        context.getSecondaryResources(Pod.class).stream().filter(p -> ownedBy(p, uid)).toList(), services, supporting);
   }
 
   private static boolean ownedBy(HasMetadata child, String uid) {

@@ -119,8 +119,9 @@ class PyTorchJobOnMockServerTest {
     await().untilAsserted(() -> assertThat(status("wo").getReplicaStatuses().get("Worker").succeeded()).isEqualTo(1));
     assertThat(status("wo").isTrue("Succeeded")).isFalse();
     kubelet.succeed("wo-worker-1");
-    await().untilAsserted(() -> assertThat(status("wo").condition("Succeeded").orElseThrow().getMessage())
-        .isEqualTo("PyTorchJob default/wo successfully completed."));
+    // an assertion, not orElseThrow: await retries only failed assertions, and the status may not be written yet
+    await().untilAsserted(() -> assertThat(status("wo").condition("Succeeded")).hasValueSatisfying(c ->
+        assertThat(c.getMessage()).isEqualTo("PyTorchJob default/wo successfully completed.")));
   }
 
   @Test

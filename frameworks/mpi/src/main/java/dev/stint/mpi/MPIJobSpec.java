@@ -1,0 +1,155 @@
+package dev.stint.mpi;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.stint.spi.TrainingJobSpec;
+import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.spi.api.RunPolicy;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Map;
+
+/**
+ * {@code spec} of an MPIJob, field for field the MPI Operator's v2beta1 {@code MPIJobSpec}. Upstream's defaults
+ * (slots 1, {@code /root/.ssh}, {@code OpenMPI}, {@code AtStartup}) are applied in memory by the accessors below and
+ * never written to the job; the CEL rules carry upstream's validation, each message naming its field.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+// success rules (a Stint addition) may only name this job's replica types, with counts it can reach
+@ValidationRule(value = MPIJobSpec.SUCCESS_RULES
+    + ".all(r, r.succeeded.all(t, has(self.mpiReplicaSpecs) && t in self.mpiReplicaSpecs))",
+    message = "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
+    fieldPath = ".runPolicy.successPolicy.rules")
+@ValidationRule(value = MPIJobSpec.SUCCESS_RULES
+    + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.mpiReplicaSpecs) || !(t in self.mpiReplicaSpecs)"
+    + " || r.succeeded[t] <= (has(self.mpiReplicaSpecs[t].replicas)"
+    + " ? self.mpiReplicaSpecs[t].replicas : (t == 'Launcher' ? 1 : 0)))))",
+    message = "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
+    fieldPath = ".runPolicy.successPolicy.rules")
+public class MPIJobSpec implements TrainingJobSpec {
+  /** CEL: no success rules, or the rules (followed by {@code .all(...)}). */
+  static final String SUCCESS_RULES = "!has(self.runPolicy) || !has(self.runPolicy.successPolicy)"
+      + " || self.runPolicy.successPolicy.rules";
+
+  /** The Launcher replica type: the one pod that runs {@code mpirun} and decides the job's outcome. */
+  public static final String LAUNCHER = "Launcher";
+  /** The Worker replica type: pods running sshd, into which the launcher starts the MPI processes. */
+  public static final String WORKER = "Worker";
+
+  public static final String OPEN_MPI = "OpenMPI";
+  public static final String INTEL = "Intel";
+  public static final String MPICH = "MPICH";
+  public static final String AT_STARTUP = "AtStartup";
+  public static final String WAIT_FOR_WORKERS_READY = "WaitForWorkersReady";
+  public static final String DEFAULT_SSH_AUTH_MOUNT_PATH = "/root/.ssh";
+
+  /** A replica spec has a usable pod template (see PyTorchJobSpec: a missing template is reported once). */
+  private static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
+      + " && has(self[t].template.spec.containers)";
+
+  @JsonProperty("slotsPerWorker")
+  @JsonPropertyDescription("Specifies the number of slots per worker used in hostfile. Defaults to 1.")
+  @Min(0)
+  private Integer slotsPerWorker;
+
+  @JsonProperty("runLauncherAsWorker")
+  @JsonPropertyDescription("RunLauncherAsWorker indicates whether to run worker process in launcher. Defaults to "
+      + "false.")
+  private Boolean runLauncherAsWorker;
+
+  @JsonProperty("runPolicy")
+  @JsonPropertyDescription("RunPolicy encapsulates various runtime policies of the job.")
+  private MpiRunPolicy runPolicy;
+
+  @JsonProperty("mpiReplicaSpecs")
+  @JsonPropertyDescription("MPIReplicaSpecs contains maps from `MPIReplicaType` to `ReplicaSpec` that specify the MPI "
+      + "replicas to run: Launcher (exactly one replica, restartPolicy OnFailure by default) and Worker (0 replicas "
+      + "and restartPolicy Never by default).")
+  @Required
+  @Size(min = 1, max = 2)
+  @ValidationRule(value = "self.all(t, t == 'Launcher' || t == 'Worker')",
+      message = "spec.mpiReplicaSpecs: replica types must be Launcher or Worker")
+  @ValidationRule(value = "has(self.Launcher)", message = "spec.mpiReplicaSpecs.Launcher: must be set",
+      reason = "FieldValueRequired")
+  @ValidationRule(value = "self.all(t, " + HAS_CONTAINERS + " && size(self[t].template.spec.containers) > 0)",
+      message = "spec.mpiReplicaSpecs: every replica type needs template.spec.containers with at least one "
+          + "container")
+  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.all(c, "
+      + "has(c.image) && c.image != ''))",
+      message = "spec.mpiReplicaSpecs: every container in template.spec.containers needs a non-empty image")
+  @ValidationRule(value = "!has(self.Launcher) || !has(self.Launcher.replicas) || self.Launcher.replicas == 1",
+      message = "spec.mpiReplicaSpecs.Launcher.replicas: must be 1")
+  @ValidationRule(value = "!has(self.Worker) || !has(self.Worker.replicas) || self.Worker.replicas >= 1",
+      message = "spec.mpiReplicaSpecs.Worker.replicas: must be greater than or equal to 1")
+  @ValidationRule(value = "!has(self.Launcher) || !has(self.Launcher.restartPolicy)"
+      + " || self.Launcher.restartPolicy in ['Never', 'OnFailure']",
+      message = "spec.mpiReplicaSpecs.Launcher.restartPolicy: must be Never or OnFailure")
+  @ValidationRule(value = "!has(self.Worker) || !has(self.Worker.restartPolicy)"
+      + " || self.Worker.restartPolicy in ['Never', 'OnFailure']",
+      message = "spec.mpiReplicaSpecs.Worker.restartPolicy: must be Never or OnFailure")
+  private Map<String, ReplicaSpec> mpiReplicaSpecs;
+
+  @JsonProperty("sshAuthMountPath")
+  @JsonPropertyDescription("SSHAuthMountPath is the directory where SSH keys are mounted. Defaults to \"/root/.ssh\".")
+  private String sshAuthMountPath;
+
+  @JsonProperty("launcherCreationPolicy")
+  @JsonPropertyDescription("launcherCreationPolicy if WaitForWorkersReady, the launcher is created only after all "
+      + "workers are in Ready state. Defaults to AtStartup.")
+  @ValidationRule(value = "self in ['AtStartup', 'WaitForWorkersReady']",
+      message = "spec.launcherCreationPolicy must be AtStartup or WaitForWorkersReady")
+  private String launcherCreationPolicy;
+
+  @JsonProperty("mpiImplementation")
+  @JsonPropertyDescription("MPIImplementation is the MPI implementation. Options are \"OpenMPI\" (default), \"Intel\" "
+      + "and \"MPICH\".")
+  @ValidationRule(value = "self in ['OpenMPI', 'Intel', 'MPICH']",
+      message = "spec.mpiImplementation must be one of OpenMPI, Intel, MPICH")
+  private String mpiImplementation;
+
+  public Integer getSlotsPerWorker() { return slotsPerWorker; }
+  public void setSlotsPerWorker(Integer slotsPerWorker) { this.slotsPerWorker = slotsPerWorker; }
+  public Boolean getRunLauncherAsWorker() { return runLauncherAsWorker; }
+  public void setRunLauncherAsWorker(Boolean runLauncherAsWorker) { this.runLauncherAsWorker = runLauncherAsWorker; }
+  public MpiRunPolicy getRunPolicy() { return runPolicy; }
+  public void setRunPolicy(MpiRunPolicy runPolicy) { this.runPolicy = runPolicy; }
+  public Map<String, ReplicaSpec> getMpiReplicaSpecs() { return mpiReplicaSpecs; }
+  public void setMpiReplicaSpecs(Map<String, ReplicaSpec> v) { this.mpiReplicaSpecs = v; }
+  public String getSshAuthMountPath() { return sshAuthMountPath; }
+  public void setSshAuthMountPath(String sshAuthMountPath) { this.sshAuthMountPath = sshAuthMountPath; }
+  public String getLauncherCreationPolicy() { return launcherCreationPolicy; }
+  public void setLauncherCreationPolicy(String v) { this.launcherCreationPolicy = v; }
+  public String getMpiImplementation() { return mpiImplementation; }
+  public void setMpiImplementation(String mpiImplementation) { this.mpiImplementation = mpiImplementation; }
+
+  @Override
+  public RunPolicy runPolicy() { return runPolicy; }
+
+  @Override
+  public Map<String, ReplicaSpec> replicaSpecs() { return mpiReplicaSpecs; }
+
+  @Override
+  public String replicaSpecsField() { return "mpiReplicaSpecs"; }
+
+  /** {@code slotsPerWorker}, 1 when unset. */
+  public int slots() { return slotsPerWorker == null ? 1 : slotsPerWorker; }
+
+  /** {@code runLauncherAsWorker}, false when unset. */
+  public boolean launcherIsWorker() { return Boolean.TRUE.equals(runLauncherAsWorker); }
+
+  /** {@code sshAuthMountPath}, {@code /root/.ssh} when unset or empty. */
+  public String sshMountPath() {
+    return sshAuthMountPath == null || sshAuthMountPath.isEmpty() ? DEFAULT_SSH_AUTH_MOUNT_PATH : sshAuthMountPath;
+  }
+
+  /** {@code mpiImplementation}, {@code OpenMPI} when unset or empty. */
+  public String implementation() {
+    return mpiImplementation == null || mpiImplementation.isEmpty() ? OPEN_MPI : mpiImplementation;
+  }
+
+  /** Whether the launcher waits for every worker to run ({@code launcherCreationPolicy: WaitForWorkersReady}). */
+  public boolean launcherWaitsForWorkers() { return WAIT_FOR_WORKERS_READY.equals(launcherCreationPolicy); }
+}

@@ -1,0 +1,221 @@
+package dev.stint.mpi;
+
+import dev.stint.spi.FrameworkDefaults;
+import dev.stint.spi.JobMessages;
+import dev.stint.spi.ReplicaId;
+import dev.stint.spi.ReplicaOutcomes;
+import dev.stint.spi.SuccessPolicy;
+import dev.stint.spi.SupportingResource;
+import dev.stint.spi.TrainingFramework;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The MPI Operator's MPIJob ({@code kubeflow.org/v2beta1}), run as the MPI Operator v2 runs it, except that the
+ * launcher is a pod of Stint's engine instead of a batch Job (so suspension, restarts, backoff, deadline and cleanup
+ * follow the same rules as every other kind).
+ *
+ * <ul>
+ *   <li>roles: one {@code Launcher} ({@code <job>-launcher}, runs {@code mpirun}) and {@code Worker}s
+ *       ({@code <job>-worker-<i>}, run sshd); defaults: Launcher 1 replica, {@code OnFailure}; Worker 0 replicas,
+ *       {@code Never};</li>
+ *   <li>supporting objects, kept through suspensions until the job is deleted: the headless Service {@code <job>},
+ *       the ConfigMap {@code <job>-config} ({@code hostfile}, {@code discover_hosts.sh} following the running
+ *       workers) and the Secret {@code <job>-ssh} (an SSH key pair, created once);</li>
+ *   <li>ordering: with {@code launcherCreationPolicy: WaitForWorkersReady} the launcher is created once every worker
+ *       runs;</li>
+ *   <li>success: the launcher decides; a worker that fails does not fail the job by itself.</li>
+ * </ul>
+ *
+ * <p>Thread-safe. Its only state is a bounded memo of each job's SSH key pair (see {@link SshAuthSecrets}), so that a
+ * reconcile does not generate a key it would throw away; every answer is otherwise a function of the arguments.
+ */
+public class MpiFramework implements TrainingFramework<MPIJob> {
+
+  /** The {@code training.kubeflow.org/operator-name} value, the MPI Operator's. */
+  public static final String CONTROLLER_NAME = "mpi-operator";
+
+  private final String clusterDomain;
+  private final SshAuthSecrets secrets;
+
+  /** The framework with host names ending in {@code .svc}, completed by the pods' DNS search path. */
+  public MpiFramework() {
+    this("");
+  }
+
+  /**
+   * The framework with host names ending in {@code .svc.<clusterDomain>} (the MPI Operator's cluster domain option),
+   * for clusters whose DNS search path does not complete {@code .svc} names.
+   */
+  public MpiFramework(String clusterDomain) {
+    this.clusterDomain = clusterDomain == null ? "" : clusterDomain;
+    this.secrets = new SshAuthSecrets(SshAuthSecrets.DEFAULT_CAPACITY);
+  }
+
+  @Override
+  public String name() {
+    return "mpi";
+  }
+
+  @Override
+  public Class<MPIJob> jobType() {
+    return MPIJob.class;
+  }
+
+  @Override
+  public List<String> replicaTypes() {
+    return List.of(MPIJobSpec.LAUNCHER, MPIJobSpec.WORKER);
+  }
+
+  /** The main container is the first of each template, whatever its name; MPI needs no framework port. */
+  @Override
+  public FrameworkDefaults defaults() {
+    return FrameworkDefaults.firstContainerNoPort("Never");
+  }
+
+  @Override
+  public String defaultRestartPolicy(String replicaType) {
+    return MPIJobSpec.LAUNCHER.equals(replicaType) ? "OnFailure" : "Never";
+  }
+
+  @Override
+  public int defaultReplicas(String replicaType) {
+    return MPIJobSpec.LAUNCHER.equals(replicaType) ? 1 : 0;
+  }
+
+  /** Upstream's names: {@code <job>-launcher} (no index: there is one) and {@code <job>-worker-<i>}. */
+  @Override
+  public String podName(MPIJob job, ReplicaId replica) {
+    String name = job.getMetadata().getName();
+    return MPIJobSpec.LAUNCHER.equals(replica.type()) ? MpiHosts.launcherName(name)
+        : MpiHosts.workerName(name, replica.index());
+  }
+
+  @Override
+  public String controllerName() {
+    return CONTROLLER_NAME;
+  }
+
+  @Override
+  public String managedByValue() {
+    return MpiRunPolicy.MPI_OPERATOR;
+  }
+
+  @Override
+  public List<String> validate(MPIJob job) {
+    return MPIJobValidation.problems(job);
+  }
+
+  /** MPIJob pods carry {@code job-role: launcher} or {@code worker} (set in {@link #wire}), never {@code master}. */
+  @Override
+  public boolean isLeader(MPIJob job, ReplicaId replica) {
+    return false;
+  }
+
+  @Override
+  public void wire(MPIJob job, ReplicaId replica, Pod pod) {
+    MpiPodWiring.wire(job, replica, pod);
+  }
+
+  @Override
+  public SuccessPolicy successPolicy(MPIJob job) {
+    return SuccessPolicy.allOf(MPIJobSpec.LAUNCHER);
+  }
+
+  /** The launcher decides: a failed worker makes {@code mpirun} fail, or it does not matter. */
+  @Override
+  public boolean failureIsFatal(MPIJob job, String replicaType) {
+    return MPIJobSpec.LAUNCHER.equals(replicaType);
+  }
+
+  /** One headless service for the whole job, supplied by {@link #supportingResources}. */
+  @Override
+  public boolean servicePerPod() {
+    return false;
+  }
+
+  @Override
+  public boolean readyToCreate(MPIJob job, ReplicaId replica, ReplicaOutcomes outcomes) {
+    if (!MPIJobSpec.LAUNCHER.equals(replica.type()) || !job.getSpec().launcherWaitsForWorkers()) {
+      return true;
+    }
+    ReplicaOutcomes.TypeOutcome workers = outcomes.of(MPIJobSpec.WORKER);
+    return workers.active().size() >= workers.replicas();
+  }
+
+  @Override
+  public List<SupportingResource> supportingResources(MPIJob job, ReplicaOutcomes outcomes) {
+    return List.of(
+        SupportingResource.withJob(service(job)),
+        SupportingResource.withJob(configMap(job, outcomes)),
+        SupportingResource.withJob(secrets.of(job)).onlyCreated());
+  }
+
+  @Override
+  public List<Class<? extends HasMetadata>> supportingResourceTypes() {
+    return List.of(Service.class, ConfigMap.class, Secret.class);
+  }
+
+  /** The MPI Operator's words: names qualified with the namespace. */
+  @Override
+  public JobMessages messages(MPIJob job) {
+    String qualified = "MPIJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+    return new JobMessages() {
+      @Override public String running() { return qualified + " is running."; }
+
+      @Override public String succeeded() { return qualified + " successfully completed."; }
+
+      @Override public String failed(String type, int count) {
+        return qualified + " has failed because " + count + " " + type + " replica(s) failed.";
+      }
+    };
+  }
+
+  /** The name of a job's ConfigMap: {@code <job>-config}. */
+  static String configMapName(String jobName) {
+    return jobName + "-config";
+  }
+
+  /**
+   * The headless service that gives every pod of the job a DNS name ({@code <pod>.<job>.<ns>.svc}). With
+   * {@code runLauncherAsWorker} the launcher must reach itself before it is ready, so unready pods are published.
+   */
+  static Service service(MPIJob job) {
+    Map<String, String> selector = new LinkedHashMap<>();
+    selector.put("training.kubeflow.org/operator-name", CONTROLLER_NAME);
+    selector.put("training.kubeflow.org/job-name", job.getMetadata().getName());
+    return new ServiceBuilder()
+        .withNewMetadata().withName(job.getMetadata().getName()).endMetadata()
+        .withNewSpec()
+          .withClusterIP("None")
+          .withSelector(selector)
+          .withPublishNotReadyAddresses(job.getSpec().launcherIsWorker())
+        .endSpec()
+        .build();
+  }
+
+  /** {@code <job>-config}: the hostfile of all workers, and the discovery script of those running now. */
+  ConfigMap configMap(MPIJob job, ReplicaOutcomes outcomes) {
+    MpiHosts hosts = new MpiHosts(job, clusterDomain);
+    Map<String, String> data = new LinkedHashMap<>();
+    data.put(MpiPodWiring.HOSTFILE, hosts.hostfile(workerReplicas(job)));
+    data.put(MpiPodWiring.DISCOVER_HOSTS, hosts.discoverHosts(outcomes.of(MPIJobSpec.WORKER).active()));
+    return new ConfigMapBuilder()
+        .withNewMetadata().withName(configMapName(job.getMetadata().getName())).endMetadata()
+        .withData(data)
+        .build();
+  }
+
+  private int workerReplicas(MPIJob job) {
+    var worker = replicaSpec(job, MPIJobSpec.WORKER);
+    return worker == null || worker.getReplicas() == null ? defaultReplicas(MPIJobSpec.WORKER) : worker.getReplicas();
+  }
+}

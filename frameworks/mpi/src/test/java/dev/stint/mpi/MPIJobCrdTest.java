@@ -1,0 +1,170 @@
+package dev.stint.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stint.spi.crd.CelRuleCheck;
+import dev.stint.spi.crd.StructuralSchemaCheck;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The generated MPIJob CRD: upstream's names and v2beta1 fields; a structural schema the API server accepts; CEL rules
+ * that iterate only bounded lists and maps; upstream's validation as rules naming the fields; no defaults written.
+ */
+class MPIJobCrdTest {
+
+  private static String yaml;
+  private static CustomResourceDefinition crd;
+  private static CustomResourceDefinitionVersion version;
+  private static JSONSchemaProps root;
+
+  @BeforeAll
+  static void load() throws IOException {
+    yaml = CrdUpToDateTest.generatedCrd();
+    crd = new KubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
+    version = crd.getSpec().getVersions().get(0);
+    root = version.getSchema().getOpenAPIV3Schema();
+  }
+
+  @Test
+  void namesAndVersionAreUpstreams() {
+    assertThat(crd.getMetadata().getName()).isEqualTo("mpijobs.kubeflow.org");
+    assertThat(crd.getMetadata().getAnnotations()).as("finisher hints are removed").isNullOrEmpty();
+    assertThat(crd.getSpec().getGroup()).isEqualTo("kubeflow.org");
+    assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
+    assertThat(crd.getSpec().getNames().getKind()).isEqualTo("MPIJob");
+    assertThat(crd.getSpec().getNames().getPlural()).isEqualTo("mpijobs");
+    assertThat(crd.getSpec().getNames().getSingular()).isEqualTo("mpijob");
+    assertThat(crd.getSpec().getNames().getShortNames()).containsExactly("mpij");
+    assertThat(crd.getSpec().getVersions()).singleElement()
+        .satisfies(v -> assertThat(v.getName()).isEqualTo("v2beta1"))
+        .satisfies(v -> assertThat(v.getServed()).isTrue())
+        .satisfies(v -> assertThat(v.getStorage()).isTrue());
+  }
+
+  @Test
+  void statusSubresourceAndNoScale() {
+    assertThat(version.getSubresources().getStatus()).isNotNull();
+    assertThat(version.getSubresources().getScale()).as("MPIJob v2beta1 has no scale subresource").isNull();
+  }
+
+  @Test
+  void printerColumnsStateOutcomeAge() {
+    assertThat(version.getAdditionalPrinterColumns())
+        .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath,
+            CustomResourceColumnDefinition::getType)
+        .containsExactly(
+            Tuple.tuple("State", ".status.conditions[-1:].type", "string"),
+            Tuple.tuple("Outcome", ".status.outcome", "string"),
+            Tuple.tuple("Age", ".metadata.creationTimestamp", "date"));
+  }
+
+  @Test
+  void specHasTheV2beta1FieldsAndWritesNoDefaults() {
+    assertThat(node(".spec").getProperties().keySet()).containsExactlyInAnyOrder("slotsPerWorker",
+        "runLauncherAsWorker", "runPolicy", "mpiReplicaSpecs", "sshAuthMountPath", "launcherCreationPolicy",
+        "mpiImplementation");
+    assertThat(node(".spec").getRequired()).containsExactly("mpiReplicaSpecs");
+    assertThat(node(".spec.slotsPerWorker").getType()).isEqualTo("integer");
+    assertThat(node(".spec.slotsPerWorker").getMinimum()).isZero();
+    assertThat(node(".spec.runLauncherAsWorker").getType()).isEqualTo("boolean");
+    for (String field : List.of("slotsPerWorker", "runLauncherAsWorker", "sshAuthMountPath", "launcherCreationPolicy",
+        "mpiImplementation")) {
+      assertThat(node(".spec." + field).getDefault()).as(field + " is defaulted in memory only").isNull();
+    }
+    assertThat(node(".spec.runPolicy").getProperties().keySet()).contains("cleanPodPolicy", "ttlSecondsAfterFinished",
+        "activeDeadlineSeconds", "backoffLimit", "schedulingPolicy", "suspend", "managedBy");
+    JSONSchemaProps replicaSpecs = node(".spec.mpiReplicaSpecs");
+    assertThat(replicaSpecs.getMinProperties()).isEqualTo(1L);
+    assertThat(replicaSpecs.getMaxProperties()).isEqualTo(2L);
+    assertThat(node(".spec.mpiReplicaSpecs[*].template.spec").getProperties().get("containers").getMaxItems())
+        .isEqualTo(64L);
+  }
+
+  @Test
+  void schemaIsStructuralAndRulesAreBounded() {
+    assertThat(StructuralSchemaCheck.violations(root)).isEmpty();
+    assertThat(CelRuleCheck.violations(root)).isEmpty();
+    assertThat(yaml).doesNotContain("x-kubernetes-preserve-unknown-fields");
+  }
+
+  @Test
+  void rootRulesLikePyTorchJob() {
+    assertThat(messages(root)).containsExactly(
+        "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
+            + "ending with a letter or digit)",
+        "metadata.name: must be no more than 54 characters, so that the launcher's hostname <name>-launcher is a "
+            + "DNS label",
+        "metadata.name: too long for the workers' hostnames <name>-worker-<index> (DNS labels of at most 63 "
+            + "characters)",
+        "spec.mpiReplicaSpecs: must be set",
+        "spec.runPolicy.managedBy is immutable",
+        "spec.runPolicy.managedBy is immutable");
+  }
+
+  @Test
+  void upstreamValidationIsCelRules() {
+    assertThat(messages(node(".spec.mpiReplicaSpecs"))).containsExactly(
+        "spec.mpiReplicaSpecs: replica types must be Launcher or Worker",
+        "spec.mpiReplicaSpecs.Launcher: must be set",
+        "spec.mpiReplicaSpecs: every replica type needs template.spec.containers with at least one container",
+        "spec.mpiReplicaSpecs: every container in template.spec.containers needs a non-empty image",
+        "spec.mpiReplicaSpecs.Launcher.replicas: must be 1",
+        "spec.mpiReplicaSpecs.Worker.replicas: must be greater than or equal to 1",
+        "spec.mpiReplicaSpecs.Launcher.restartPolicy: must be Never or OnFailure",
+        "spec.mpiReplicaSpecs.Worker.restartPolicy: must be Never or OnFailure");
+    assertThat(messages(node(".spec.mpiImplementation")))
+        .containsExactly("spec.mpiImplementation must be one of OpenMPI, Intel, MPICH");
+    assertThat(messages(node(".spec.launcherCreationPolicy")))
+        .containsExactly("spec.launcherCreationPolicy must be AtStartup or WaitForWorkersReady");
+    assertThat(messages(node(".spec"))).containsExactly(
+        "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
+        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
+  }
+
+  @Test
+  void managedByNamesTheMpiOperatorAndStaysImmutable() {
+    assertThat(messages(node(".spec.runPolicy.managedBy"))).containsExactly(
+        "spec.runPolicy.managedBy must be kubeflow.org/mpi-operator or kueue.x-k8s.io/multikueue");
+    assertThat(node(".spec.runPolicy.managedBy").getXKubernetesValidations().get(0).getRule())
+        .isEqualTo("self in ['kubeflow.org/mpi-operator', 'kueue.x-k8s.io/multikueue']");
+    assertThat(messages(node(".spec.runPolicy")))
+        .containsExactly("spec.runPolicy.managedBy is immutable", "spec.runPolicy.managedBy is immutable");
+    assertThat(node(".spec.runPolicy.suspend").getDefault().asBoolean(true)).isFalse();
+  }
+
+  @Test
+  void smallEnoughForAnyApply() {
+    byte[] json = new KubernetesSerialization().asJson(crd).getBytes(StandardCharsets.UTF_8);
+    assertThat(json.length).isLessThan(256 * 1024);
+  }
+
+  /** The schema node at a path such as {@code .spec.mpiReplicaSpecs[*].template}. */
+  private static JSONSchemaProps node(String path) {
+    JSONSchemaProps node = root;
+    for (String part : path.substring(1).split("\\.")) {
+      boolean each = part.endsWith("[*]");
+      String name = each ? part.substring(0, part.length() - 3) : part;
+      node = node.getProperties().get(name);
+      assertThat(node).as("schema node %s of %s", name, path).isNotNull();
+      if (each) {
+        node = node.getItems() != null ? node.getItems().getSchema() : node.getAdditionalProperties().getSchema();
+      }
+    }
+    return node;
+  }
+
+  private static List<String> messages(JSONSchemaProps node) {
+    return node.getXKubernetesValidations().stream().map(ValidationRule::getMessage).toList();
+  }
+}

@@ -1,0 +1,177 @@
+package dev.stint.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stint.core.StintOperator;
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.core.testing.FakeKubelet;
+import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** MPIJobs through the engine on the fabric8 CRUD mock server, with a fake kubelet. */
+@EnableKubernetesMockClient(crud = true)
+class MPIJobOnMockServerTest {
+  KubernetesClient client;
+  StintOperator operator;
+  FakeKubelet kubelet;
+
+  @BeforeEach
+  void start() {
+    client.apiextensions().v1().customResourceDefinitions()
+        .load(getClass().getResourceAsStream("/META-INF/fabric8/" + CrdUpToDateTest.CRD_FILE)).create();
+    kubelet = new FakeKubelet(client, "default");
+    operator = StintOperator.builder(client, FrameworkRegistry.of(new MpiFramework()))
+        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
+    operator.start();
+  }
+
+  @AfterEach
+  void stop() {
+    operator.stop();
+  }
+
+  JobStatus status(String name) {
+    MPIJob job = client.resources(MPIJob.class).inNamespace("default").withName(name).get();
+    return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
+  }
+
+  List<String> conditions(String name) {
+    JobStatus s = status(name);
+    return s.getConditions() == null ? List.of() : s.getConditions().stream()
+        .map(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason() + ": " + c.getMessage()).toList();
+  }
+
+  List<String> podNames(String job) {
+    return client.pods().inNamespace("default").withLabel("training.kubeflow.org/job-name", job).list().getItems()
+        .stream().map(p -> p.getMetadata().getName()).sorted().toList();
+  }
+
+  Pod pod(String name) {
+    return client.pods().inNamespace("default").withName(name).get();
+  }
+
+  ConfigMap configMap(String job) {
+    return client.configMaps().inNamespace("default").withName(job + "-config").get();
+  }
+
+  Secret secret(String job) {
+    return client.secrets().inNamespace("default").withName(job + "-ssh").get();
+  }
+
+  Service service(String job) {
+    return client.services().inNamespace("default").withName(job).get();
+  }
+
+  void suspend(String job, boolean suspend) {
+    client.resources(MPIJob.class).inNamespace("default").withName(job).edit(j -> {
+      if (j.getSpec().getRunPolicy() == null) {
+        j.getSpec().setRunPolicy(new MpiRunPolicy());
+      }
+      j.getSpec().getRunPolicy().setSuspend(suspend);
+      return j;
+    });
+  }
+
+  @Test
+  void piRunsWithUpstreamNamesAndTheHostfileFollowsTheRunningWorkers() {
+    client.resource(TestMPIJobs.job("pi").launcher().workers(2).build()).create();
+    await().untilAsserted(() -> assertThat(podNames("pi"))
+        .containsExactly("pi-launcher", "pi-worker-0", "pi-worker-1"));
+    await().untilAsserted(() -> assertThat(configMap("pi")).isNotNull());
+    assertThat(service("pi").getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(client.services().inNamespace("default").list().getItems()).as("one service for the job").hasSize(1);
+    assertThat(secret("pi").getType()).isEqualTo("kubernetes.io/ssh-auth");
+    assertThat(configMap("pi").getData().get("hostfile"))
+        .isEqualTo("pi-worker-0.pi.default.svc slots=1\npi-worker-1.pi.default.svc slots=1\n");
+    assertThat(configMap("pi").getData().get("discover_hosts.sh")).isEqualTo("#!/bin/sh\n");
+    assertThat(pod("pi-launcher").getSpec().getRestartPolicy()).isEqualTo("OnFailure");
+    assertThat(pod("pi-worker-0").getSpec().getHostname()).isEqualTo("pi-worker-0");
+
+    kubelet.run("pi-worker-1");
+    await().untilAsserted(() -> assertThat(configMap("pi").getData().get("discover_hosts.sh"))
+        .isEqualTo("#!/bin/sh\necho pi-worker-1.pi.default.svc\n"));
+    kubelet.run("pi-worker-0");
+    kubelet.run("pi-launcher");
+    await().untilAsserted(() -> assertThat(conditions("pi")).containsExactly(
+        "Created=True/MPIJobCreated: MPIJob pi is created.",
+        "Running=True/MPIJobRunning: MPIJob default/pi is running."));
+    assertThat(configMap("pi").getData().get("discover_hosts.sh"))
+        .isEqualTo("#!/bin/sh\necho pi-worker-0.pi.default.svc\necho pi-worker-1.pi.default.svc\n");
+
+    kubelet.succeed("pi-launcher");
+    await().untilAsserted(() -> assertThat(conditions("pi")).contains(
+        "Succeeded=True/MPIJobSucceeded: MPIJob default/pi successfully completed."));
+    await().untilAsserted(() -> assertThat(podNames("pi")).containsExactly("pi-launcher"));
+    assertThat(configMap("pi")).as("kept until the job is deleted").isNotNull();
+  }
+
+  @Test
+  void suspendKeepsConfigMapSecretAndServiceAndResumeRecreatesThePods() {
+    client.resource(TestMPIJobs.job("sus").launcher().workers(2).spec(s -> {
+      s.setRunPolicy(new MpiRunPolicy());
+      s.getRunPolicy().setSuspend(true);
+    }).build()).create();
+    await().untilAsserted(() -> {
+      assertThat(configMap("sus")).isNotNull();
+      assertThat(secret("sus")).isNotNull();
+      assertThat(service("sus")).isNotNull();
+      assertThat(conditions("sus")).containsExactly("Created=True/MPIJobCreated: MPIJob sus is created.",
+          "Suspended=True/MPIJobSuspended: MPIJob sus is suspended.");
+    });
+    assertThat(podNames("sus")).isEmpty();
+    String key = secret("sus").getData().get("ssh-privatekey");
+
+    suspend("sus", false);
+    await().untilAsserted(() -> assertThat(podNames("sus")).hasSize(3));
+    kubelet.run("sus-launcher");
+    kubelet.run("sus-worker-0");
+    kubelet.run("sus-worker-1");
+    await().untilAsserted(() -> assertThat(status("sus").isTrue("Running")).isTrue());
+
+    suspend("sus", true);
+    await().untilAsserted(() -> assertThat(podNames("sus")).isEmpty());
+    await().untilAsserted(() -> assertThat(status("sus").isTrue("Suspended")).isTrue());
+    assertThat(configMap("sus").getData().get("discover_hosts.sh")).isEqualTo("#!/bin/sh\n");
+    assertThat(secret("sus").getData().get("ssh-privatekey")).as("the same key").isEqualTo(key);
+    assertThat(service("sus")).isNotNull();
+
+    suspend("sus", false);
+    await().untilAsserted(() -> assertThat(podNames("sus")).containsExactly("sus-launcher", "sus-worker-0",
+        "sus-worker-1"));
+    assertThat(secret("sus").getData().get("ssh-privatekey")).isEqualTo(key);
+  }
+
+  @Test
+  void launcherWaitsForTheWorkersWhenAsked() {
+    client.resource(TestMPIJobs.job("wait").launcher().workers(2)
+        .spec(s -> s.setLauncherCreationPolicy(MPIJobSpec.WAIT_FOR_WORKERS_READY)).build()).create();
+    await().untilAsserted(() -> assertThat(podNames("wait")).containsExactly("wait-worker-0", "wait-worker-1"));
+
+    kubelet.run("wait-worker-0");
+    kubelet.run("wait-worker-1");
+    await().untilAsserted(() -> assertThat(podNames("wait")).contains("wait-launcher"));
+  }
+
+  @Test
+  void aFailedLauncherUnderNeverFailsTheJob() {
+    client.resource(TestMPIJobs.job("bad").launcher().workers(1).restartPolicy("Launcher", "Never").build()).create();
+    await().untilAsserted(() -> assertThat(podNames("bad")).hasSize(2));
+    kubelet.run("bad-worker-0");
+    kubelet.fail("bad-launcher", 1);
+    await().untilAsserted(() -> assertThat(status("bad").condition("Failed")).hasValueSatisfying(c -> {
+      assertThat(c.getReason()).isEqualTo("MPIJobFailed");
+      assertThat(c.getMessage()).isEqualTo("MPIJob default/bad has failed because 1 Launcher replica(s) failed. "
+          + "Launcher 0 failed (exit code 1).");
+    }));
+  }
+}
