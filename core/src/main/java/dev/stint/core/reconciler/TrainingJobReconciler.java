@@ -33,11 +33,19 @@ import org.slf4j.MDC;
  * The JOSDK entry point for one kind: observe (children from the informer caches), decide ({@link JobDecider}, pure),
  * act ({@link ActionApplier}), record (events, then status). One instance is registered per framework, with an
  * explicit controller configuration, because JOSDK cannot infer a generic reconciler's resource class.
+ *
+ * <p>The framework is called through a {@link GuardedFramework}: when its code throws while a job is observed or
+ * decided, that job alone ends {@code Failed} ({@link JobDecider#failedByFramework}) and the failure is logged; the
+ * operator and every other job carry on. Failures of the engine itself still propagate, so JOSDK retries them.
  */
 public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Reconciler<J> {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
 
   private final TrainingFramework<J> framework;
+  private final TrainingFramework<J> guarded;
+  private final String name;
+  private final Class<J> jobType;
+  private final String managedByValue;
   private final Clock clock;
   private final ActionApplier applier;
   private final EventRecorder events;
@@ -46,6 +54,11 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
                                EventRecorder events, boolean serverSideApply) {
     this.framework = framework;
+    this.guarded = GuardedFramework.guard(framework);
+    // read once, at registration: every reconcile needs them, also one in which the framework fails
+    this.name = framework.name();
+    this.jobType = framework.jobType();
+    this.managedByValue = framework.managedByValue();
     this.clock = clock;
     this.applier = applier;
     this.events = events;
@@ -80,22 +93,53 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   @Override
   public UpdateControl<J> reconcile(J cached, Context<J> context) {
     J job = statusWriter.freshest(cached);
-    MDC.put("stint.framework", framework.name());
+    MDC.put("stint.framework", name);
     MDC.put("stint.job", job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
     try {
-      Observed observed = observe(job, context);
-      Decision decision = JobDecider.decide(new JobContext<>(job, framework, clock.instant()), observed);
-      return act(job, decision);
+      return act(job, decide(job, context));
     } finally {
       MDC.remove("stint.framework");
       MDC.remove("stint.job");
     }
   }
 
+  private Decision decide(J job, Context<J> context) {
+    try {
+      Observed observed = observe(job, context);
+      return JobDecider.decide(new JobContext<>(job, guarded, clock.instant()), observed);
+    } catch (FrameworkFailure e) {
+      if (!oursToWrite(job)) {
+        LOG.warn("{} (job managed by another controller, left as it is)", e.getMessage(), e.getCause());
+        return Decision.none();
+      }
+      if (job.getStatus() != null && job.getStatus().isTrue("Failed")) {
+        LOG.debug("{} again on a failed job", e.getMessage()); // the stack trace was logged when the job failed
+      } else {
+        LOG.warn("Job {}/{} failed: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(),
+            e.getMessage(), e.getCause());
+      }
+      return JobDecider.failedByFramework(job, e.getMessage(), clock.instant());
+    }
+  }
+
+  /** The managedBy check of {@link JobContext#managedElsewhere}, without asking the framework. */
+  private boolean oursToWrite(J job) {
+    if (job.getMetadata().getDeletionTimestamp() != null) {
+      return false;
+    }
+    try {
+      var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
+      String managedBy = runPolicy == null ? null : runPolicy.getManagedBy();
+      return managedBy == null || managedBy.equals(managedByValue);
+    } catch (RuntimeException | LinkageError e) {
+      return false; // the job's own class failed: better no write than a write to a job that may not be ours
+    }
+  }
+
   private Observed observe(J job, Context<J> context) {
     String uid = job.getMetadata().getUid();
     List<HasMetadata> supporting = new ArrayList<>();
-    for (Class<? extends HasMetadata> type : framework.supportingResourceTypes()) {
+    for (Class<? extends HasMetadata> type : guarded.supportingResourceTypes()) {
       context.getSecondaryResources(type).stream().filter(r -> ownedBy(r, uid)).forEach(supporting::add);
     }
     return new Observed(
@@ -117,7 +161,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     decision.events().forEach(e -> events.record(job, e));
     boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
     if (!deleted && !Objects.equals(decision.status(), job.getStatus())) {
-      statusWriter.write(job, decision.status(), framework.jobType());
+      statusWriter.write(job, decision.status(), jobType);
     }
     UpdateControl<J> control = UpdateControl.noUpdate();
     if (decision.requeueAfter().isPresent()) {
