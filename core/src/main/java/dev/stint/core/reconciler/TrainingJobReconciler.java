@@ -4,6 +4,7 @@ import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Decision;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
+import dev.stint.core.decision.JobEvent;
 import dev.stint.core.decision.JobLabels;
 import dev.stint.core.decision.Observed;
 import dev.stint.core.kube.ActionApplier;
@@ -104,8 +105,9 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   }
 
   private Decision decide(J job, Context<J> context) {
+    Observed observed = null;
     try {
-      Observed observed = observe(job, context);
+      observed = observe(job, context);
       return JobDecider.decide(new JobContext<>(job, guarded, clock.instant()), observed);
     } catch (FrameworkFailure e) {
       if (!oursToWrite(job)) {
@@ -118,7 +120,26 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         LOG.warn("Job {}/{} failed: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(),
             e.getMessage(), e.getCause());
       }
-      return JobDecider.failedByFramework(job, e.getMessage(), clock.instant());
+      Decision failed = JobDecider.failedByFramework(job, e.getMessage(), clock.instant());
+      return observed == null ? failed : withCleanup(job, failed, observed);
+    }
+  }
+
+  /**
+   * The failed job's decision plus what the engine does for any failed job (stop its running pods, clean up as
+   * {@code cleanPodPolicy} says), decided now because no later event may come: status writes do not trigger a
+   * reconcile. The finished-job path asks the framework only for its kind and replica types; if even that throws, the
+   * pods stay until a pass in which it does not.
+   */
+  private Decision withCleanup(J job, Decision failed, Observed observed) {
+    try {
+      J failedJob = StatusWriter.withStatus(job, failed.status());
+      Decision cleanup = JobDecider.decide(new JobContext<>(failedJob, guarded, clock.instant()), observed);
+      List<JobEvent> events = new ArrayList<>(failed.events());
+      events.addAll(cleanup.events());
+      return new Decision(cleanup.actions(), cleanup.status(), events, cleanup.requeueAfter());
+    } catch (FrameworkFailure again) {
+      return failed;
     }
   }
 

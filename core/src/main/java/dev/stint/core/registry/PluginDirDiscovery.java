@@ -156,12 +156,16 @@ public final class PluginDirDiscovery implements AutoCloseable {
     return result;
   }
 
-  /** pf4j only logs the classes it cannot use; load the class again to say why. */
+  /** pf4j only logs the classes it cannot use, if anything; load the class again to say why. */
   private static String whyNotAFramework(String className, ClassLoader loader) {
     String listed = "class " + className + " listed in " + PluginJar.SERVICES_ENTRY;
     try {
-      loader.loadClass(className);
-      return listed + " does not implement " + TrainingFramework.class.getName();
+      if (!TrainingFramework.class.isAssignableFrom(loader.loadClass(className))) {
+        return listed + " does not implement " + TrainingFramework.class.getName();
+      }
+      // pf4j lists META-INF/services/ as a directory, which a zip written by hand may not have
+      return listed + " was not found by pf4j: the jar has no directory entry META-INF/services/ (the jar tool and "
+          + "Maven write one)";
     } catch (ClassNotFoundException | LinkageError e) {
       return listed + " cannot be loaded: " + e;
     }

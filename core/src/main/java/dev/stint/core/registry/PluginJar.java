@@ -76,9 +76,11 @@ record PluginJar(Path path, String pluginId, String pluginVersion, SpiVersion sp
       throw new PluginRejected("its " + SpiVersion.MANIFEST_ATTRIBUTE + " " + e.getMessage());
     }
     if (!SpiVersion.CURRENT.runs(version)) {
-      throw new PluginRejected("built against Stint SPI " + version + ", which this operator (SPI "
-          + SpiVersion.CURRENT + ") cannot run; it runs plugins built against " + SpiVersion.CURRENT.major()
-          + ".0 to " + SpiVersion.CURRENT);
+      SpiVersion current = SpiVersion.CURRENT;
+      String runs = current.minor() == 0 ? "only plugins built against " + current
+          : "plugins built against " + current.major() + ".0 to " + current;
+      throw new PluginRejected("built against Stint SPI " + version + ", which this operator (SPI " + current
+          + ") cannot run; it runs " + runs);
     }
     return version;
   }
