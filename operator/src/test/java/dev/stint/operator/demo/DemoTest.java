@@ -12,11 +12,13 @@ import dev.stint.spi.api.JobCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.groups.Tuple;
@@ -86,6 +88,19 @@ class DemoTest {
     assertThat(exit).isZero();
     assertThat(pods("defaulted")).extracting(p -> p.getMetadata().getAnnotations().get(SimulatedKubelet.RUN_SECONDS))
         .containsExactly("6");
+  }
+
+  @Test
+  void aCrdBesideTheExampleJobsIsInstalledForALoadedFramework() throws Exception {
+    SleepJob job = SleepJobs.job("beside", 1, "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "0.5"));
+    List<ManifestSource.Manifest> examples = new ArrayList<>(SleepJobs.examples(job).manifests());
+    examples.add(new ManifestSource.Manifest("plugins/sleep/crds/sleepjobs.yml",
+        new KubernetesSerialization().asYaml(SleepFramework.crd())));
+
+    int exit = demo(ManifestSource.of("no crds", List.of()), ManifestSource.of("examples", examples)).run(client);
+
+    assertThat(exit).isZero();
+    assertThat(output.toString(StandardCharsets.UTF_8)).doesNotContain("skipping CustomResourceDefinition");
   }
 
   @Test
