@@ -42,11 +42,7 @@ public final class Main {
         quietLogs();
       }
       try (PluginDirDiscovery plugins = loadPlugins(options.pluginsDir())) {
-        List<DiscoveredFramework> discovered = new ArrayList<>();
-        ClasspathDiscovery.discover(Main.class.getClassLoader()).forEach(f -> discovered.add(
-            DiscoveredFramework.builtIn(f)));
-        discovered.addAll(plugins.frameworks());
-        FrameworkSelection.Selection selection = FrameworkSelection.select(discovered, options.frameworks());
+        FrameworkSelection.Selection selection = FrameworkSelection.select(discover(plugins), options.frameworks());
         LoggerFactory.getLogger(Main.class).info("Frameworks: {}", selection.describe());
         return switch (options.command()) {
           case RUN -> new ClusterRun(selection.registry(), options).run();
@@ -64,6 +60,14 @@ public final class Main {
       Thread.currentThread().interrupt();
       return CommandFailure.FAILED;
     }
+  }
+
+  /** The built-in frameworks of the class path, then the plugins' frameworks. */
+  private static List<DiscoveredFramework> discover(PluginDirDiscovery plugins) {
+    List<DiscoveredFramework> discovered = new ArrayList<>(ClasspathDiscovery.discover(Main.class.getClassLoader())
+        .stream().map(DiscoveredFramework::builtIn).toList());
+    discovered.addAll(plugins.frameworks());
+    return discovered;
   }
 
   /**
