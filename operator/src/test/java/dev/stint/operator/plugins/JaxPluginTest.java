@@ -11,6 +11,7 @@ import dev.stint.core.registry.PluginDirDiscovery;
 import dev.stint.core.registry.SkippedPlugin;
 import dev.stint.core.testing.FakeKubelet;
 import dev.stint.operator.FrameworkSelection;
+import dev.stint.spi.SpiVersion;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;
@@ -142,6 +143,14 @@ class JaxPluginTest {
     await().untilAsserted(() -> assertThat(status().condition("Suspended")).get()
         .extracting(JobCondition::getStatus, JobCondition::getReason).containsExactly("False", "JAXJobResumed"));
     assertThat(env(pod("jaxjob-simple-worker-1"))).contains("COORDINATOR_ADDRESS=jaxjob-simple-worker-0");
+  }
+
+  @Test
+  void theJarDeclaresTheSpiVersionOfThisBuild() throws IOException {
+    try (var jarFile = new java.util.jar.JarFile(jar.toFile())) {
+      assertThat(jarFile.getManifest().getMainAttributes().getValue(SpiVersion.MANIFEST_ATTRIBUTE))
+          .as("stint.spi.version in examples/plugins/jax/pom.xml").isEqualTo(SpiVersion.CURRENT.toString());
+    }
   }
 
   @Test
