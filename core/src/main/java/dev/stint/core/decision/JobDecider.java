@@ -75,9 +75,9 @@ public final class JobDecider {
   /**
    * The decision for a job whose framework threw while it was decided: {@code Failed=True} with reason
    * {@code <Kind>Failed} and the failure as the message (after {@code Created}, if the job never got it), and no
-   * actions, since the framework cannot be trusted to say what the pods should be. It calls no framework code. The
-   * job stays failed ({@code Failed} is absorbing); later passes stop its remaining pods like any failed job's, as far
-   * as the framework lets them.
+   * actions. It calls no framework code, so it cannot fail the same way. The job stays failed ({@code Failed} is
+   * absorbing); deciding again on the failed job gives the clean-up of any failed job (running pods stopped), which
+   * the reconciler adds when the framework lets it.
    *
    * @param job the job, whose kind comes from its own class
    * @param message the failure, naming the framework and what it threw

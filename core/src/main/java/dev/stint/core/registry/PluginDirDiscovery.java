@@ -105,12 +105,15 @@ public final class PluginDirDiscovery implements AutoCloseable {
         frameworks.addAll(found);
         LOG.debug("Loaded plugin {} {} from {}: {}", jar.pluginId(), jar.pluginVersion(), path,
             found.stream().map(DiscoveredFramework::name).toList());
-      } catch (PluginRejected e) {
+      } catch (PluginRejected | RuntimeException | LinkageError e) {
         manager.unloadPlugin(plugin.getPluginId());
         throw e;
       }
     } catch (PluginRejected e) {
       skip(path, e.getMessage());
+    } catch (RuntimeException | LinkageError e) {
+      // whatever pf4j or the jar throws that the steps above did not foresee, it costs this plugin only
+      skip(path, "loading it failed: " + e);
     }
   }
 
@@ -125,7 +128,13 @@ public final class PluginDirDiscovery implements AutoCloseable {
     } catch (RuntimeException | LinkageError e) {
       throw new PluginRejected("pf4j cannot load it: " + e);
     }
-    PluginState state = manager.startPlugin(id);
+    PluginState state;
+    try {
+      state = manager.startPlugin(id);
+    } catch (RuntimeException | LinkageError e) {
+      manager.unloadPlugin(id);
+      throw new PluginRejected("pf4j cannot start it: " + e);
+    }
     if (state != PluginState.STARTED) {
       PluginWrapper plugin = manager.getPlugin(id);
       Throwable failure = plugin.getFailedException();
