@@ -1,14 +1,19 @@
 package dev.stint.operator;
 
 import dev.stint.core.registry.ClasspathDiscovery;
+import dev.stint.core.registry.DiscoveredFramework;
 import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.core.registry.PluginDirDiscovery;
 import dev.stint.operator.demo.Demo;
 import dev.stint.operator.demo.EmbeddedApiServer;
 import dev.stint.operator.demo.ManifestDirectory;
 import dev.stint.operator.demo.ManifestSource;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
@@ -36,14 +41,15 @@ public final class Main {
       if (options.command() == OperatorOptions.Command.DEMO && !options.verbose()) {
         quietLogs();
       }
-      FrameworkRegistry registry = FrameworkSelection.select(
-          ClasspathDiscovery.discover(Main.class.getClassLoader()), options.frameworks());
-      LoggerFactory.getLogger(Main.class).info("Frameworks: {}", FrameworkSelection.describe(registry));
-      return switch (options.command()) {
-        case RUN -> new ClusterRun(registry, options).run();
-        case DEMO -> demo(registry, options, out);
-        case HELP -> 0;
-      };
+      try (PluginDirDiscovery plugins = loadPlugins(options.pluginsDir())) {
+        FrameworkSelection.Selection selection = FrameworkSelection.select(discover(plugins), options.frameworks());
+        LoggerFactory.getLogger(Main.class).info("Frameworks: {}", selection.describe());
+        return switch (options.command()) {
+          case RUN -> new ClusterRun(selection.registry(), options).run();
+          case DEMO -> demo(selection.registry(), options, out);
+          case HELP -> 0;
+        };
+      }
     } catch (CommandFailure e) {
       err.println("stint: " + e.getMessage().replace("\n", "\nstint: "));
       if (e.exitCode() == CommandFailure.USAGE) {
@@ -53,6 +59,37 @@ public final class Main {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return CommandFailure.FAILED;
+    }
+  }
+
+  /** The built-in frameworks of the class path, then the plugins' frameworks. */
+  private static List<DiscoveredFramework> discover(PluginDirDiscovery plugins) {
+    List<DiscoveredFramework> discovered = new ArrayList<>(ClasspathDiscovery.discover(Main.class.getClassLoader())
+        .stream().map(DiscoveredFramework::builtIn).toList());
+    discovered.addAll(plugins.frameworks());
+    return discovered;
+  }
+
+  /**
+   * The plugins of the plugins directory; each jar that cannot be used is logged and skipped
+   * ({@link PluginDirDiscovery}). The default directory is read only when it exists.
+   *
+   * @throws CommandFailure when a directory given with {@code --plugins-dir} does not exist
+   */
+  static PluginDirDiscovery loadPlugins(OperatorOptions.PluginsDir dir) {
+    if (dir == null) {
+      return PluginDirDiscovery.none();
+    }
+    if (!Files.isDirectory(dir.path())) {
+      if (dir.required()) {
+        throw CommandFailure.usage("--plugins-dir: no directory " + dir.path());
+      }
+      return PluginDirDiscovery.none();
+    }
+    try {
+      return PluginDirDiscovery.scan(dir.path());
+    } catch (UncheckedIOException e) {
+      throw new CommandFailure(e.getMessage() + ": " + e.getCause().getMessage());
     }
   }
 

@@ -20,15 +20,32 @@ import java.util.Set;
  * @param crdsDir {@code --crds} of {@code demo}, or null to look for {@code crds/} (then the jar's copy)
  * @param examplesDir {@code --examples} of {@code demo}, or null to look for {@code examples/} (then the jar's copy)
  * @param verbose {@code --verbose} of {@code demo}: keep the operator's INFO logs
+ * @param pluginsDir {@code --plugins-dir}: where plugin jars are loaded from, or null for none
+ *     ({@code --plugins-dir=})
  */
 public record OperatorOptions(Command command, List<String> frameworks, Integer reconcileThreads, int healthPort,
-                              Duration demoTimeout, Path crdsDir, Path examplesDir, boolean verbose) {
+                              Duration demoTimeout, Path crdsDir, Path examplesDir, boolean verbose,
+                              PluginsDir pluginsDir) {
 
   public static final int DEFAULT_HEALTH_PORT = 8081;
   public static final Duration DEFAULT_DEMO_TIMEOUT = Duration.ofSeconds(120);
+  /**
+   * {@code ./plugins}, relative to the working directory, read only when it exists: a container image puts its plugin
+   * jars there (for example {@code /opt/stint/plugins} with working directory {@code /opt/stint}), and a checkout or
+   * a plain {@code java -jar} without one runs the built-in frameworks alone.
+   */
+  public static final PluginsDir DEFAULT_PLUGINS_DIR = new PluginsDir(Path.of("plugins"), false);
 
   /** The subcommands. */
   public enum Command { RUN, DEMO, HELP }
+
+  /**
+   * The directory of plugin jars.
+   *
+   * @param path the directory
+   * @param required whether it must exist: true when given on the command line, false for the default
+   */
+  public record PluginsDir(Path path, boolean required) { }
 
   private static final Set<String> RUN_ONLY = Set.of("--health-port");
   private static final Set<String> DEMO_ONLY = Set.of("--timeout", "--crds", "--examples", "--verbose");
@@ -42,7 +59,9 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       "  (none) run when a cluster is configured (KUBECONFIG, ~/.kube/config or in a pod), demo otherwise",
       "",
       "Options:",
-      "  --frameworks=a,b          run only these frameworks (default: every framework found)",
+      "  --frameworks=a,b          run only these frameworks, built in or from plugins (default: every one found)",
+      "  --plugins-dir=DIR         load framework plugins from the jars in DIR (default: ./plugins when it",
+      "                            exists); --plugins-dir= loads none",
       "  --reconcile-threads=N     concurrent reconciles per operator",
       "  --health-port=N           run: serve GET /healthz on this port; 0 turns it off (default "
           + DEFAULT_HEALTH_PORT + ")",
@@ -91,7 +110,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
 
   private static OperatorOptions defaults(Command command) {
     return new OperatorOptions(command, List.of(), null, DEFAULT_HEALTH_PORT, DEFAULT_DEMO_TIMEOUT, null, null,
-        false);
+        false, DEFAULT_PLUGINS_DIR);
   }
 
   /** The options as they are read, one at a time. */
@@ -104,6 +123,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     private Path crdsDir;
     private Path examplesDir;
     private boolean verbose;
+    private PluginsDir pluginsDir = DEFAULT_PLUGINS_DIR;
 
     OptionValues(Command command) {
       this.command = command;
@@ -122,6 +142,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
         case "--crds" -> crdsDir = Path.of(required(name, value));
         case "--examples" -> examplesDir = Path.of(required(name, value));
         case "--verbose" -> verbose = flag(name, value);
+        case "--plugins-dir" -> pluginsDir = pluginsDir(value);
         default -> throw CommandFailure.usage("unknown option '" + name + "'");
       }
     }
@@ -138,7 +159,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
 
     OperatorOptions toOptions() {
       return new OperatorOptions(command, frameworks, reconcileThreads, healthPort, demoTimeout, crdsDir,
-          examplesDir, verbose);
+          examplesDir, verbose, pluginsDir);
     }
   }
 
@@ -147,6 +168,15 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       throw CommandFailure.usage(name + " needs a value: " + name + "=...");
     }
     return value;
+  }
+
+  /** An empty value turns plugins off; a directory given explicitly must exist (checked when plugins load). */
+  private static PluginsDir pluginsDir(String value) {
+    if (value == null) {
+      throw CommandFailure.usage("--plugins-dir needs a value: --plugins-dir=DIR, or --plugins-dir= to load no "
+          + "plugins");
+    }
+    return value.isBlank() ? null : new PluginsDir(Path.of(value.trim()), true);
   }
 
   private static boolean flag(String name, String value) {

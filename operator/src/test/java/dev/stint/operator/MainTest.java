@@ -2,6 +2,10 @@ package dev.stint.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.testing.FaultyFramework;
+import dev.stint.core.testing.FaultyJob;
+import dev.stint.core.testing.TestCrds;
+import dev.stint.core.testing.TestPluginJar;
 import dev.stint.operator.demo.SimulatedKubelet;
 import dev.stint.operator.testkind.SleepFramework;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -76,6 +80,47 @@ class MainTest {
 
     assertThat(exit).as(out() + err()).isZero();
     assertThat(out()).contains("Succeeded=True (SleepJobSucceeded)").contains("All 1 job(s) succeeded");
+  }
+
+  @Test
+  void aPluginFrameworkCanBeSelectedAndRunsItsJobs() throws IOException {
+    Path plugins = Files.createDirectories(tmp.resolve("plugins"));
+    TestPluginJar.of("faulty").framework(FaultyFramework.class).classes(FaultyJob.class).writeTo(plugins);
+    Files.writeString(plugins.resolve("broken.jar"), "not a jar");
+    Path crds = Files.createDirectories(tmp.resolve("crds"));
+    Files.writeString(crds.resolve("faultyjobs.yml"),
+        new KubernetesSerialization().asYaml(TestCrds.of(FaultyJob.class)));
+    Path examples = Files.createDirectories(tmp.resolve("examples"));
+    Files.writeString(examples.resolve("faulty.yaml"), """
+        apiVersion: test.stint.dev/v1
+        kind: FaultyJob
+        metadata:
+          name: from-plugin
+        spec:
+          testReplicaSpecs:
+            Worker:
+              replicas: 1
+              template:
+                metadata:
+                  annotations:
+                    %s: "0.5"
+                spec:
+                  containers:
+                  - name: main
+                    image: busybox
+        """.formatted(SimulatedKubelet.RUN_SECONDS));
+
+    int exit = run("demo", "--frameworks=faulty", "--plugins-dir=" + plugins, "--timeout=60", "--crds=" + crds,
+        "--examples=" + examples);
+
+    assertThat(exit).as(out() + err()).isZero();
+    assertThat(out()).contains("Frameworks: faulty (FaultyJob)").contains("Succeeded=True (FaultyJobSucceeded)");
+  }
+
+  @Test
+  void aPluginsDirectoryGivenButMissingExitsTwo() {
+    assertThat(run("demo", "--plugins-dir=" + tmp.resolve("absent"))).isEqualTo(2);
+    assertThat(err()).contains("stint: --plugins-dir: no directory " + tmp.resolve("absent"));
   }
 
   private Path crds() throws IOException {

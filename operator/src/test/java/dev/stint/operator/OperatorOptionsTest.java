@@ -16,28 +16,35 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OperatorOptionsTest {
   private static final Duration TIMEOUT = OperatorOptions.DEFAULT_DEMO_TIMEOUT;
   private static final int PORT = OperatorOptions.DEFAULT_HEALTH_PORT;
+  private static final OperatorOptions.PluginsDir PLUGINS = OperatorOptions.DEFAULT_PLUGINS_DIR;
 
   static Stream<Arguments> valid() {
     return Stream.of(
         Arguments.of("no args, cluster configured", "", true,
-            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false)),
+            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
         Arguments.of("no args, no cluster", "", false,
-            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false)),
+            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
         Arguments.of("explicit demo on a cluster machine", "demo", true,
-            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false)),
+            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
         Arguments.of("explicit run without a cluster", "run", false,
-            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false)),
+            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
         Arguments.of("run with every run option", "run --frameworks=pytorch,tf --reconcile-threads=4 --health-port=0",
-            false, new OperatorOptions(Command.RUN, List.of("pytorch", "tf"), 4, 0, TIMEOUT, null, null, false)),
+            false,
+            new OperatorOptions(Command.RUN, List.of("pytorch", "tf"), 4, 0, TIMEOUT, null, null, false, PLUGINS)),
         Arguments.of("frameworks trimmed and deduplicated", "run --frameworks=a,,b,a,", false,
-            new OperatorOptions(Command.RUN, List.of("a", "b"), null, PORT, TIMEOUT, null, null, false)),
+            new OperatorOptions(Command.RUN, List.of("a", "b"), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
         Arguments.of("demo with every demo option", "demo --timeout=30 --crds=c --examples=e --verbose", false,
             new OperatorOptions(Command.DEMO, List.of(), null, PORT, Duration.ofSeconds(30), Path.of("c"),
-                Path.of("e"), true)),
+                Path.of("e"), true, PLUGINS)),
         Arguments.of("options without a command follow the detected one", "--reconcile-threads=2", false,
-            new OperatorOptions(Command.DEMO, List.of(), 2, PORT, TIMEOUT, null, null, false)),
+            new OperatorOptions(Command.DEMO, List.of(), 2, PORT, TIMEOUT, null, null, false, PLUGINS)),
+        Arguments.of("a plugins directory", "run --plugins-dir=/opt/stint/plugins", false,
+            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false,
+                new OperatorOptions.PluginsDir(Path.of("/opt/stint/plugins"), true))),
+        Arguments.of("no plugins", "demo --plugins-dir=", false,
+            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, null)),
         Arguments.of("help wins over everything", "run --nonsense --help", true,
-            new OperatorOptions(Command.HELP, List.of(), null, PORT, TIMEOUT, null, null, false)));
+            new OperatorOptions(Command.HELP, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -59,7 +66,9 @@ class OperatorOptionsTest {
         Arguments.of("port out of range", "run --health-port=70000", "from 0 to 65535"),
         Arguments.of("demo option on run", "run --timeout=5", "--timeout is an option of demo, not of run"),
         Arguments.of("run option on demo", "demo --health-port=1", "--health-port is an option of run, not of demo"),
-        Arguments.of("flag with a value", "demo --verbose=yes", "--verbose takes no value"));
+        Arguments.of("flag with a value", "demo --verbose=yes", "--verbose takes no value"),
+        Arguments.of("plugins directory without value", "run --plugins-dir",
+            "--plugins-dir needs a value: --plugins-dir=DIR, or --plugins-dir= to load no plugins"));
   }
 
   @ParameterizedTest(name = "{0}")

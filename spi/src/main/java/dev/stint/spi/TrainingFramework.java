@@ -12,9 +12,21 @@ import java.util.Locale;
  * what its kind looks like, wires one replica's pod, and judges success.
  *
  * <p>Built-in frameworks are found with {@link java.util.ServiceLoader}; third-party ones come as plugin jars with the
- * same {@code META-INF/services/dev.stint.spi.TrainingFramework} entry. Implementations must be stateless and
- * thread-safe, and every method must be a pure function of its arguments: the engine calls them on every reconcile.
- * A method that throws fails only the job being reconciled.
+ * same {@code META-INF/services/dev.stint.spi.TrainingFramework} entry, dropped into the operator's plugins directory
+ * ({@code --plugins-dir}). A plugin jar is a plain jar: the implementation classes, that services entry, and the
+ * manifest attributes {@code Plugin-Id}, {@code Plugin-Version} and {@code Stint-Spi-Version} (see
+ * {@link SpiVersion} for the compatibility rule). It is compiled against this SPI in {@code provided} scope: the
+ * operator loads each plugin in its own class loader but always gives it its own copies of {@code dev.stint.spi},
+ * fabric8, Jackson, the Java Operator SDK and SLF4J, whatever the jar bundles. Every other dependency a plugin needs
+ * must be inside its jar.
+ *
+ * <p>Implementations need a public no-argument constructor, must be stateless and thread-safe, and every method must
+ * be a pure function of its arguments: the engine calls them on every reconcile. When the operator starts it calls
+ * {@link #name}, {@link #jobType}, {@link #replicaTypes}, {@link #defaults}, {@link #controllerName},
+ * {@link #managedByValue} and {@link #supportingResourceTypes} once; a plugin whose constructor or one of these
+ * throws is skipped with a log line, and the operator runs without it. Any method that throws later, while a job is
+ * reconciled, fails only that job: it gets {@code Failed=True} (reason {@code <Kind>Failed}, message
+ * {@code framework <name> failed in <method>(): <exception>}), and every other job keeps running.
  *
  * @param <J> the custom resource class of the kind
  */

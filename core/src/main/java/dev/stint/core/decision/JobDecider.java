@@ -2,6 +2,10 @@ package dev.stint.core.decision;
 
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -71,6 +75,36 @@ public final class JobDecider {
       SupportingResources.sync(out, observed, tally.outcomes());
     }
     return out.build();
+  }
+
+  /**
+   * The decision for a job whose framework threw while it was decided: {@code Failed=True} with reason
+   * {@code <Kind>Failed} and the failure as the message (after {@code Created}, if the job never got it), and no
+   * actions. It calls no framework code, so it cannot fail the same way. The job stays failed ({@code Failed} is
+   * absorbing); deciding again on the failed job gives the clean-up of any failed job (running pods stopped), which
+   * the reconciler adds when the framework lets it.
+   *
+   * @param job the job, whose kind comes from its own class
+   * @param message the failure, naming the framework and what it threw
+   */
+  public static Decision failedByFramework(TrainingJob<?> job, String message, Instant now) {
+    String kind = HasMetadata.getKind(job.getClass());
+    String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
+    JobStatus status = job.getStatus() == null ? new JobStatus() : job.getStatus().copy();
+    List<JobEvent> events = new ArrayList<>();
+    String created = kind + " " + job.getMetadata().getName() + " is created.";
+    if (Conditions.set(status, ConditionType.Created, true, kind + "Created", created, time)) {
+      events.add(JobEvent.normal(kind + "Created", created));
+    }
+    if (Conditions.set(status, ConditionType.Failed, true, kind + "Failed", message, time)) {
+      events.add(JobEvent.warning(kind + "Failed", message));
+      if (status.getCompletionTime() == null) {
+        status.setCompletionTime(time);
+      }
+    }
+    status.setObservedGeneration(job.getMetadata().getGeneration());
+    status.setOutcome(DecisionBuilder.outcome(status));
+    return new Decision(List.of(), status, List.copyOf(events), Optional.empty());
   }
 
   private static <J extends TrainingJob<?>> void fail(DecisionBuilder<J> out, Observed observed, String reason,

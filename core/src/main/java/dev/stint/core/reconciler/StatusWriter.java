@@ -49,8 +49,13 @@ final class StatusWriter {
       written.remove(uid, mine);
       return job;
     }
+    return withStatus(job, mine.status().copy());
+  }
+
+  /** A copy of the job with another status. */
+  static <J extends TrainingJob<?>> J withStatus(J job, JobStatus status) {
     J copy = Serialization.clone(job);
-    setStatus(copy, mine.status().copy());
+    setStatus(copy, status);
     return copy;
   }
 

@@ -5,6 +5,7 @@ import dev.stint.core.decision.Decision;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
+import dev.stint.core.decision.JobEvent;
 import dev.stint.core.decision.JobLabels;
 import dev.stint.core.decision.Observed;
 import dev.stint.core.kube.ActionApplier;
@@ -39,11 +40,20 @@ import org.slf4j.MDC;
  * The JOSDK entry point for one kind: observe (children from the informer caches), decide ({@link JobDecider}, pure),
  * act ({@link ActionApplier}), record (events, then status). One instance is registered per framework, with an
  * explicit controller configuration, because JOSDK cannot infer a generic reconciler's resource class.
+ *
+ * <p>The framework is called through a {@link GuardedFramework}: when its code throws while a job is observed or
+ * decided, that job alone ends {@code Failed} ({@link JobDecider#failedByFramework}) and the failure is logged; the
+ * operator and every other job carry on. Failures of the engine itself still propagate, so JOSDK retries them.
  */
 public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Reconciler<J> {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
 
   private final TrainingFramework<J> framework;
+  private final TrainingFramework<J> guarded;
+  private final String name;
+  private final Class<J> jobType;
+  private final String kind;
+  private final String managedByValue;
   private final Clock clock;
   private final ActionApplier applier;
   private final EventRecorder events;
@@ -57,6 +67,12 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     this.settings = settings;
     this.lifecycle = lifecycle;
     this.framework = framework;
+    this.guarded = GuardedFramework.guard(framework);
+    // read once, at registration: every reconcile needs them, also one in which the framework fails
+    this.name = framework.name();
+    this.jobType = framework.jobType();
+    this.kind = HasMetadata.getKind(jobType);
+    this.managedByValue = framework.managedByValue();
     this.clock = clock;
     this.applier = applier;
     this.events = events;
@@ -110,17 +126,16 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   @Override
   public UpdateControl<J> reconcile(J cached, Context<J> context) {
     J job = statusWriter.freshest(cached);
-    MDC.put("stint.framework", framework.name());
+    MDC.put("stint.framework", name);
     MDC.put("stint.job", job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
     try {
-      Observed observed = observe(job, context);
       Instant decidedAt = clock.instant();
-      Decision decision = JobDecider.decide(new JobContext<>(job, framework, decidedAt, settings), observed);
+      Observed observed = observe(job, context);
+      Decision decision = decide(job, observed, decidedAt);
       UpdateControl<J> control = act(job, decision);
       if (decision.status() != null) {
-        lifecycle.record(job.getMetadata().getUid(), HasMetadata.getKind(framework.jobType()),
-            job.getStatus() == null ? new JobStatus() : job.getStatus(), decision.status(), observed.pods().size(),
-            decidedAt);
+        lifecycle.record(job.getMetadata().getUid(), kind, job.getStatus() == null ? new JobStatus() : job.getStatus(),
+            decision.status(), observed.pods().size(), decidedAt);
       }
       return control;
     } finally {
@@ -129,10 +144,61 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     }
   }
 
+  private Decision decide(J job, Observed observed, Instant now) {
+    try {
+      return JobDecider.decide(new JobContext<>(job, guarded, now, settings), observed);
+    } catch (FrameworkFailure e) {
+      if (!oursToWrite(job)) {
+        LOG.warn("{} (job managed by another controller, left as it is)", e.getMessage(), e.getCause());
+        return Decision.none();
+      }
+      if (job.getStatus() != null && job.getStatus().isTrue("Failed")) {
+        LOG.debug("{} again on a failed job", e.getMessage()); // the stack trace was logged when the job failed
+      } else {
+        LOG.warn("Job {}/{} failed: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(),
+            e.getMessage(), e.getCause());
+      }
+      Decision failed = JobDecider.failedByFramework(job, e.getMessage(), now);
+      return withCleanup(job, failed, observed, now);
+    }
+  }
+
+  /**
+   * The failed job's decision plus what the engine does for any failed job (stop its running pods, clean up as
+   * {@code cleanPodPolicy} says), decided now because no later event may come: status writes do not trigger a
+   * reconcile. The finished-job path asks the framework only for its kind and replica types; if even that throws, the
+   * pods stay until a pass in which it does not.
+   */
+  private Decision withCleanup(J job, Decision failed, Observed observed, Instant now) {
+    try {
+      J failedJob = StatusWriter.withStatus(job, failed.status());
+      Decision cleanup = JobDecider.decide(new JobContext<>(failedJob, guarded, now, settings), observed);
+      List<JobEvent> events = new ArrayList<>(failed.events());
+      events.addAll(cleanup.events());
+      return new Decision(cleanup.actions(), cleanup.status(), events, cleanup.requeueAfter());
+    } catch (FrameworkFailure again) {
+      return failed;
+    }
+  }
+
+  /** The managedBy check of {@link JobContext#managedElsewhere}, without asking the framework. */
+  private boolean oursToWrite(J job) {
+    if (job.getMetadata().getDeletionTimestamp() != null) {
+      return false;
+    }
+    try {
+      var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
+      String managedBy = runPolicy == null ? null : runPolicy.getManagedBy();
+      return managedBy == null || managedBy.equals(managedByValue);
+    } catch (RuntimeException | LinkageError e) {
+      return false; // the job's own class failed: better no write than a write to a job that may not be ours
+    }
+  }
+
   private Observed observe(J job, Context<J> context) {
     String uid = job.getMetadata().getUid();
     List<HasMetadata> supporting = new ArrayList<>();
-    for (Class<? extends HasMetadata> type : framework.supportingResourceTypes()) {
+    for (Class<? extends HasMetadata> type : guarded.supportingResourceTypes()) {
       if (type != Pod.class && type != Service.class) {
         context.getSecondaryResources(type).stream().filter(r -> ownedBy(r, uid)).forEach(supporting::add);
       }
@@ -173,7 +239,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     decision.events().forEach(e -> events.record(job, e));
     boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
     if (!deleted && !Objects.equals(decision.status(), job.getStatus())) {
-      statusWriter.write(job, decision.status(), framework.jobType());
+      statusWriter.write(job, decision.status(), jobType);
     }
     UpdateControl<J> control = UpdateControl.noUpdate();
     if (decision.requeueAfter().isPresent()) {

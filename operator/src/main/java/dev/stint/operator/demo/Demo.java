@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -83,35 +84,49 @@ public final class Demo {
   }
 
   private FrameworkRegistry installCrds(KubernetesClient client) {
+    Set<String> served = registry.all().stream().map(f -> HasMetadata.getFullResourceName(f.jobType()))
+        .collect(Collectors.toSet());
     Set<String> installed = new LinkedHashSet<>();
-    for (ManifestSource.Manifest manifest : read(crds, "CRDs")) {
+    installFrom(client, crds, "CRDs", name -> true, installed);
+    // a plugin's CRD may sit beside its example job (examples/plugins/<name>/crds/): installed if the plugin is loaded
+    Set<String> besideJobs = new LinkedHashSet<>();
+    installFrom(client, examples, "jobs", name -> served.contains(name) && !installed.contains(name), besideJobs);
+    installed.addAll(besideJobs);
+    if (installed.isEmpty()) {
+      throw new CommandFailure("no CRDs in " + crds.description() + ": the demo installs the CRDs of its frameworks "
+          + "from there (crds/ holds the generated ones; or pass --crds=DIR)");
+    }
+    List<TrainingFramework<?>> running = new ArrayList<>();
+    for (TrainingFramework<?> framework : registry.all()) {
+      String crd = HasMetadata.getFullResourceName(framework.jobType());
+      if (installed.contains(crd)) {
+        running.add(framework);
+      } else {
+        out.println("note: no CRD " + crd + " in " + crds.description() + " or " + examples.description()
+            + "; the demo leaves out " + framework.name());
+      }
+    }
+    if (running.isEmpty()) {
+      throw new CommandFailure("none of the CRDs in " + crds.description() + " (" + String.join(", ", installed)
+          + ") belongs to a loaded framework (" + names(registry.all()) + ")");
+    }
+    out.println("Frameworks: " + running.stream().map(f -> f.name() + " (" + HasMetadata.getKind(f.jobType()) + ")")
+        .collect(Collectors.joining(", ")) + "; CRDs from " + crds.description()
+        + (besideJobs.isEmpty() ? "" : ", and " + String.join(", ", besideJobs) + " from " + examples.description()));
+    return FrameworkRegistry.of(running);
+  }
+
+  /** Installs the CRDs of a source whose names {@code wanted} accepts; adds their names to {@code installed}. */
+  private static void installFrom(KubernetesClient client, ManifestSource source, String what,
+                                  Predicate<String> wanted, Set<String> installed) {
+    for (ManifestSource.Manifest manifest : read(source, what)) {
       for (HasMetadata item : parse(client, manifest)) {
-        if (item instanceof CustomResourceDefinition crd) {
+        if (item instanceof CustomResourceDefinition crd && wanted.test(crd.getMetadata().getName())) {
           create(client, crd);
           installed.add(crd.getMetadata().getName());
         }
       }
     }
-    if (installed.isEmpty()) {
-      throw new CommandFailure("no CRDs in " + crds.description() + ": the demo installs the CRDs of its frameworks "
-          + "from there (crds/ holds the generated ones; or pass --crds=DIR)");
-    }
-    List<TrainingFramework<?>> served = new ArrayList<>();
-    for (TrainingFramework<?> framework : registry.all()) {
-      String crd = HasMetadata.getFullResourceName(framework.jobType());
-      if (installed.contains(crd)) {
-        served.add(framework);
-      } else {
-        out.println("note: no CRD " + crd + " in " + crds.description() + "; the demo leaves out " + framework.name());
-      }
-    }
-    if (served.isEmpty()) {
-      throw new CommandFailure("none of the CRDs in " + crds.description() + " (" + String.join(", ", installed)
-          + ") belongs to a loaded framework (" + names(registry.all()) + ")");
-    }
-    out.println("Frameworks: " + served.stream().map(f -> f.name() + " (" + HasMetadata.getKind(f.jobType()) + ")")
-        .collect(Collectors.joining(", ")) + "; CRDs from " + crds.description());
-    return FrameworkRegistry.of(served);
   }
 
   private List<DemoJob> loadJobs(KubernetesClient client, FrameworkRegistry served) {

@@ -7,6 +7,7 @@ import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -45,8 +46,8 @@ final class DemoJobs {
                             FrameworkRegistry registry, String namespace, PrintStream out) {
     List<DemoJob> jobs = new ArrayList<>();
     for (HasMetadata item : items) {
-      if (item == null) {
-        continue;
+      if (item == null || item instanceof CustomResourceDefinition) {
+        continue; // a sample plugin keeps its CRD beside its example job; the demo installs it with the CRDs
       }
       Optional<TrainingFramework<?>> framework = servedBy(registry, item);
       if (framework.isEmpty()) {

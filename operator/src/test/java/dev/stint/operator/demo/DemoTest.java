@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.core.testing.FaultyJob;
+import dev.stint.core.testing.TestCrds;
 import dev.stint.operator.CommandFailure;
 import dev.stint.operator.testkind.SleepFramework;
 import dev.stint.operator.testkind.SleepJob;
@@ -12,11 +14,13 @@ import dev.stint.spi.api.JobCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.groups.Tuple;
@@ -86,6 +90,43 @@ class DemoTest {
     assertThat(exit).isZero();
     assertThat(pods("defaulted")).extracting(p -> p.getMetadata().getAnnotations().get(SimulatedKubelet.RUN_SECONDS))
         .containsExactly("6");
+  }
+
+  @Test
+  void aCrdBesideTheExampleJobsIsInstalledForALoadedFramework() throws Exception {
+    SleepJob job = SleepJobs.job("beside", 1, "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "0.5"));
+    List<ManifestSource.Manifest> examples = new ArrayList<>(SleepJobs.examples(job).manifests());
+    examples.add(new ManifestSource.Manifest("plugins/sleep/crds/sleepjobs.yml",
+        new KubernetesSerialization().asYaml(SleepFramework.crd())));
+
+    int exit = demo(ManifestSource.of("no crds", List.of()), ManifestSource.of("examples", examples)).run(client);
+
+    assertThat(exit).isZero();
+    assertThat(output.toString(StandardCharsets.UTF_8)).doesNotContain("skipping CustomResourceDefinition");
+  }
+
+  @Test
+  void aCrdBesideTheExampleJobsOfAFrameworkNotLoadedIsLeftAlone() throws Exception {
+    SleepJob job = SleepJobs.job("alone", 1, "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "0.5"));
+    List<ManifestSource.Manifest> examples = new ArrayList<>(SleepJobs.examples(job).manifests());
+    examples.add(new ManifestSource.Manifest("plugins/faulty/crds/faultyjobs.yml",
+        new KubernetesSerialization().asYaml(TestCrds.of(FaultyJob.class))));
+    examples.add(new ManifestSource.Manifest("plugins/faulty/example.yaml", """
+        apiVersion: test.stint.dev/v1
+        kind: FaultyJob
+        metadata:
+          name: needs-the-plugin
+        """));
+
+    int exit = demo(SleepJobs.crds(), ManifestSource.of("examples", examples)).run(client);
+
+    assertThat(exit).isZero();
+    assertThat(client.apiextensions().v1().customResourceDefinitions().withName("faultyjobs.test.stint.dev").get())
+        .isNull();
+    assertThat(output.toString(StandardCharsets.UTF_8))
+        .contains("skipping FaultyJob needs-the-plugin in plugins/faulty/example.yaml: no loaded framework serves "
+            + "test.stint.dev/v1 FaultyJob")
+        .doesNotContain("skipping CustomResourceDefinition");
   }
 
   @Test

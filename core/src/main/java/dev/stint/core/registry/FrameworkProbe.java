@@ -1,0 +1,81 @@
+package dev.stint.core.registry;
+
+import dev.stint.spi.TrainingFramework;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Collection;
+import java.util.function.Supplier;
+
+/**
+ * Creates a plugin's framework and asks it, once, everything the operator asks a framework when it starts, so that a
+ * plugin that would break the start is refused before any controller is registered. Each failure names the class and
+ * the method.
+ */
+final class FrameworkProbe {
+
+  private FrameworkProbe() { }
+
+  /** A new instance, through the public no-argument constructor that {@link java.util.ServiceLoader} also needs. */
+  static TrainingFramework<?> create(Class<?> type) throws PluginRejected {
+    try {
+      return (TrainingFramework<?>) type.getConstructor().newInstance();
+    } catch (InvocationTargetException e) {
+      throw new PluginRejected("the constructor of framework " + type.getName() + " threw " + e.getCause());
+    } catch (ReflectiveOperationException e) {
+      throw new PluginRejected("framework " + type.getName() + " has no public no-argument constructor");
+    } catch (RuntimeException | LinkageError e) {
+      throw new PluginRejected("framework " + type.getName() + " cannot be created: " + e);
+    }
+  }
+
+  /** Calls the start-up methods of a framework and checks their answers. */
+  static void check(TrainingFramework<?> framework) throws PluginRejected {
+    String type = framework.getClass().getName();
+    String name = call(type, "name", framework::name);
+    if (name == null || name.isBlank() || !name.equals(name.trim()) || name.contains(",")) {
+      throw new PluginRejected("framework " + type + " has an unusable name() '" + name
+          + "' (it is used in --frameworks=a,b: no blanks, no commas)");
+    }
+    Class<?> jobType = call(type, "jobType", framework::jobType);
+    if (jobType == null || !CustomResource.class.isAssignableFrom(jobType)) {
+      throw new PluginRejected("framework " + name + ": jobType() must be a class extending "
+          + CustomResource.class.getName() + ", not " + jobType);
+    }
+    if (HasMetadata.getGroup(jobType) == null || HasMetadata.getVersion(jobType) == null) {
+      throw new PluginRejected("framework " + name + ": jobType() " + jobType.getName()
+          + " needs @Group and @Version annotations");
+    }
+    notEmpty(name, "replicaTypes", call(type, "replicaTypes", framework::replicaTypes));
+    notNull(name, "defaults", call(type, "defaults", framework::defaults));
+    notBlank(name, "controllerName", call(type, "controllerName", framework::controllerName));
+    notBlank(name, "managedByValue", call(type, "managedByValue", framework::managedByValue));
+    notNull(name, "supportingResourceTypes", call(type, "supportingResourceTypes", framework::supportingResourceTypes));
+  }
+
+  private static <T> T call(String type, String method, Supplier<T> call) throws PluginRejected {
+    try {
+      return call.get();
+    } catch (RuntimeException | LinkageError e) {
+      throw new PluginRejected("framework " + type + ": " + method + "() threw " + e);
+    }
+  }
+
+  private static void notNull(String name, String method, Object value) throws PluginRejected {
+    if (value == null) {
+      throw new PluginRejected("framework " + name + ": " + method + "() returned null");
+    }
+  }
+
+  private static void notEmpty(String name, String method, Collection<?> value) throws PluginRejected {
+    if (value == null || value.isEmpty()) {
+      throw new PluginRejected("framework " + name + ": " + method + "() returned no value");
+    }
+  }
+
+  private static void notBlank(String name, String method, String value) throws PluginRejected {
+    if (value == null || value.isBlank()) {
+      throw new PluginRejected("framework " + name + ": " + method + "() returned no value");
+    }
+  }
+}

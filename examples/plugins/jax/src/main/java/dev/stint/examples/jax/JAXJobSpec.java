@@ -1,0 +1,58 @@
+package dev.stint.examples.jax;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.stint.spi.TrainingJobSpec;
+import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.spi.api.RunPolicy;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Map;
+
+/**
+ * {@code spec} of a JAXJob, field for field upstream's {@code JAXJobSpec}. The CEL rules check what upstream's
+ * validating webhook checked, so the API server refuses a wrong job with a message naming the field.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class JAXJobSpec implements TrainingJobSpec {
+
+  /** The only replica type of a JAXJob. */
+  public static final String WORKER = "Worker";
+
+  /** The rules that look inside a replica's containers start from a usable template; a missing one is reported once. */
+  private static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
+      + " && has(self[t].template.spec.containers)";
+
+  @JsonProperty("runPolicy")
+  @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, scheduling.")
+  private RunPolicy runPolicy;
+
+  @JsonProperty("jaxReplicaSpecs")
+  @JsonPropertyDescription("The replica types of the job: Worker, with its replicas, pod template and restart policy.")
+  @Required
+  @Size(min = 1, max = 1)
+  @ValidationRule(value = "self.all(t, t == 'Worker')",
+      message = "spec.jaxReplicaSpecs: the replica type must be Worker")
+  @ValidationRule(value = "self.all(t, " + HAS_CONTAINERS + " && size(self[t].template.spec.containers) > 0)",
+      message = "spec.jaxReplicaSpecs: Worker needs template.spec.containers with at least one container")
+  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.exists(c, "
+      + "has(c.name) && c.name == 'jax'))",
+      message = "spec.jaxReplicaSpecs: Worker needs a container named jax in template.spec.containers")
+  private Map<String, ReplicaSpec> jaxReplicaSpecs;
+
+  public RunPolicy getRunPolicy() { return runPolicy; }
+  public void setRunPolicy(RunPolicy runPolicy) { this.runPolicy = runPolicy; }
+  public Map<String, ReplicaSpec> getJaxReplicaSpecs() { return jaxReplicaSpecs; }
+  public void setJaxReplicaSpecs(Map<String, ReplicaSpec> specs) { this.jaxReplicaSpecs = specs; }
+
+  @Override
+  public RunPolicy runPolicy() { return runPolicy; }
+
+  @Override
+  public Map<String, ReplicaSpec> replicaSpecs() { return jaxReplicaSpecs; }
+
+  @Override
+  public String replicaSpecsField() { return "jaxReplicaSpecs"; }
+}
