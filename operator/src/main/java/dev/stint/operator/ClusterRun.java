@@ -56,9 +56,11 @@ final class ClusterRun {
     if (options.reconcileThreads() != null) {
       builder.reconcileThreads(options.reconcileThreads());
     }
+    builder.gangScheduler(options.gangScheduler());
     StintOperator operator = builder.build();
     AtomicBoolean started = new AtomicBoolean();
-    HealthServer health = options.healthPort() == 0 ? null : HealthServer.start(options.healthPort(), started::get);
+    HealthServer health = options.healthPort() == 0 ? null
+        : HealthServer.start(options.healthPort(), started::get, operator.metrics()::scrape);
     Running running = new Running(operator, health, started);
     try {
       operator.start();
@@ -69,7 +71,7 @@ final class ClusterRun {
     }
     started.set(true);
     LOG.info("Stint is running on {}{}", client.getMasterUrl(),
-        health == null ? "" : "; GET /healthz on port " + health.port());
+        health == null ? "" : "; GET /healthz and /metrics on port " + health.port());
     return running;
   }
 

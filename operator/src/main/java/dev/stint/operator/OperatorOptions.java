@@ -22,10 +22,12 @@ import java.util.Set;
  * @param verbose {@code --verbose} of {@code demo}: keep the operator's INFO logs
  * @param pluginsDir {@code --plugins-dir}: where plugin jars are loaded from, or null for none
  *     ({@code --plugins-dir=})
+ * @param gangScheduler {@code --gang-scheduler-name} of {@code run}: {@code volcano} or a scheduler-plugins
+ *     scheduler name, to create PodGroups; null for no gang scheduling
  */
 public record OperatorOptions(Command command, List<String> frameworks, Integer reconcileThreads, int healthPort,
                               Duration demoTimeout, Path crdsDir, Path examplesDir, boolean verbose,
-                              PluginsDir pluginsDir) {
+                              PluginsDir pluginsDir, String gangScheduler) {
 
   public static final int DEFAULT_HEALTH_PORT = 8081;
   public static final Duration DEFAULT_DEMO_TIMEOUT = Duration.ofSeconds(120);
@@ -47,7 +49,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
    */
   public record PluginsDir(Path path, boolean required) { }
 
-  private static final Set<String> RUN_ONLY = Set.of("--health-port");
+  private static final Set<String> RUN_ONLY = Set.of("--health-port", "--gang-scheduler-name");
   private static final Set<String> DEMO_ONLY = Set.of("--timeout", "--crds", "--examples", "--verbose");
 
   public static final String USAGE = String.join("\n",
@@ -63,8 +65,10 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       "  --plugins-dir=DIR         load framework plugins from the jars in DIR (default: ./plugins when it",
       "                            exists); --plugins-dir= loads none",
       "  --reconcile-threads=N     concurrent reconciles per operator",
-      "  --health-port=N           run: serve GET /healthz on this port; 0 turns it off (default "
+      "  --health-port=N           run: serve GET /healthz and GET /metrics on this port; 0 turns them off (default "
           + DEFAULT_HEALTH_PORT + ")",
+      "  --gang-scheduler-name=S   run: gang-schedule pods with PodGroups of Volcano (S=volcano) or of the",
+      "                            scheduler-plugins scheduler named S",
       "  --timeout=SECONDS         demo: give up when the jobs have not finished by then (default "
           + DEFAULT_DEMO_TIMEOUT.toSeconds() + ")",
       "  --crds=DIR                demo: CRD files to install (default: ./crds, else the copy in the jar)",
@@ -110,7 +114,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
 
   private static OperatorOptions defaults(Command command) {
     return new OperatorOptions(command, List.of(), null, DEFAULT_HEALTH_PORT, DEFAULT_DEMO_TIMEOUT, null, null,
-        false, DEFAULT_PLUGINS_DIR);
+        false, DEFAULT_PLUGINS_DIR, null);
   }
 
   /** The options as they are read, one at a time. */
@@ -124,6 +128,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     private Path examplesDir;
     private boolean verbose;
     private PluginsDir pluginsDir = DEFAULT_PLUGINS_DIR;
+    private String gangScheduler;
 
     OptionValues(Command command) {
       this.command = command;
@@ -143,6 +148,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
         case "--examples" -> examplesDir = Path.of(required(name, value));
         case "--verbose" -> verbose = flag(name, value);
         case "--plugins-dir" -> pluginsDir = pluginsDir(value);
+        case "--gang-scheduler-name" -> gangScheduler = required(name, value);
         default -> throw CommandFailure.usage("unknown option '" + name + "'");
       }
     }
@@ -159,7 +165,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
 
     OperatorOptions toOptions() {
       return new OperatorOptions(command, frameworks, reconcileThreads, healthPort, demoTimeout, crdsDir,
-          examplesDir, verbose, pluginsDir);
+          examplesDir, verbose, pluginsDir, gangScheduler);
     }
   }
 

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterRunTest {
   private static final FrameworkRegistry REGISTRY = FrameworkRegistry.of(new SleepFramework());
   private static final OperatorOptions OPTIONS = new OperatorOptions(Command.RUN, List.of(), 2, 0,
-      OperatorOptions.DEFAULT_DEMO_TIMEOUT, null, null, false, null);
+      OperatorOptions.DEFAULT_DEMO_TIMEOUT, null, null, false, null, null);
 
   @TempDir Path tmp;
   private EmbeddedApiServer server;
@@ -73,7 +73,7 @@ class ClusterRunTest {
   void withTheCrdRunReconcilesJobsAndServesHealthz() throws Exception {
     client.apiextensions().v1().customResourceDefinitions().resource(SleepFramework.crd()).create();
     OperatorOptions withHealth = new OperatorOptions(Command.RUN, List.of(), 2, freePort(),
-        OperatorOptions.DEFAULT_DEMO_TIMEOUT, null, null, false, null);
+        OperatorOptions.DEFAULT_DEMO_TIMEOUT, null, null, false, null, null);
 
     try (ClusterRun.Running running = new ClusterRun(REGISTRY, withHealth).start()) {
       SleepJob job = SleepJobs.job("remote", 2, "Never", Map.of());

@@ -21,30 +21,32 @@ class OperatorOptionsTest {
   static Stream<Arguments> valid() {
     return Stream.of(
         Arguments.of("no args, cluster configured", "", true,
-            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
+            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS, null)),
         Arguments.of("no args, no cluster", "", false,
-            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
+            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS, null)),
         Arguments.of("explicit demo on a cluster machine", "demo", true,
-            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
+            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS, null)),
         Arguments.of("explicit run without a cluster", "run", false,
-            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
+            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS, null)),
         Arguments.of("run with every run option", "run --frameworks=pytorch,tf --reconcile-threads=4 --health-port=0",
             false,
-            new OperatorOptions(Command.RUN, List.of("pytorch", "tf"), 4, 0, TIMEOUT, null, null, false, PLUGINS)),
+            new OperatorOptions(Command.RUN, List.of("pytorch", "tf"), 4, 0, TIMEOUT, null, null, false, PLUGINS, null)),
         Arguments.of("frameworks trimmed and deduplicated", "run --frameworks=a,,b,a,", false,
-            new OperatorOptions(Command.RUN, List.of("a", "b"), null, PORT, TIMEOUT, null, null, false, PLUGINS)),
+            new OperatorOptions(Command.RUN, List.of("a", "b"), null, PORT, TIMEOUT, null, null, false, PLUGINS, null)),
         Arguments.of("demo with every demo option", "demo --timeout=30 --crds=c --examples=e --verbose", false,
             new OperatorOptions(Command.DEMO, List.of(), null, PORT, Duration.ofSeconds(30), Path.of("c"),
-                Path.of("e"), true, PLUGINS)),
+                Path.of("e"), true, PLUGINS, null)),
+        Arguments.of("gang scheduler", "run --gang-scheduler-name=volcano", false,
+            new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS, "volcano")),
         Arguments.of("options without a command follow the detected one", "--reconcile-threads=2", false,
-            new OperatorOptions(Command.DEMO, List.of(), 2, PORT, TIMEOUT, null, null, false, PLUGINS)),
+            new OperatorOptions(Command.DEMO, List.of(), 2, PORT, TIMEOUT, null, null, false, PLUGINS, null)),
         Arguments.of("a plugins directory", "run --plugins-dir=/opt/stint/plugins", false,
             new OperatorOptions(Command.RUN, List.of(), null, PORT, TIMEOUT, null, null, false,
-                new OperatorOptions.PluginsDir(Path.of("/opt/stint/plugins"), true))),
+                new OperatorOptions.PluginsDir(Path.of("/opt/stint/plugins"), true), null)),
         Arguments.of("no plugins", "demo --plugins-dir=", false,
-            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, null)),
+            new OperatorOptions(Command.DEMO, List.of(), null, PORT, TIMEOUT, null, null, false, null, null)),
         Arguments.of("help wins over everything", "run --nonsense --help", true,
-            new OperatorOptions(Command.HELP, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS)));
+            new OperatorOptions(Command.HELP, List.of(), null, PORT, TIMEOUT, null, null, false, PLUGINS, null)));
   }
 
   @ParameterizedTest(name = "{0}")
