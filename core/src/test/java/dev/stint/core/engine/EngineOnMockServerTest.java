@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import java.util.List;
@@ -95,16 +97,14 @@ class EngineOnMockServerTest extends MockServerEngineTest {
     await().untilAsserted(() -> assertThat(status("pause").isTrue("Running")).isTrue());
 
     client.resources(TestJob.class).inNamespace("default").withName("pause")
-        .edit(j -> { j.getSpec().getRunPolicy().setSuspend(true); return j; });
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
     await().untilAsserted(() -> assertThat(pods("pause")).isEmpty());
     await().untilAsserted(() -> assertThat(status("pause").isTrue("Suspended")).isTrue());
     assertThat(status("pause").getReplicaStatuses().get("Worker").active()).isZero();
 
-    client.resources(TestJob.class).inNamespace("default").withName("pause").edit(j -> {
-      j.getSpec().getRunPolicy().setSuspend(false);
-      j.getSpec().getTestReplicaSpecs().get("Worker").getTemplate().getSpec().setNodeSelector(java.util.Map.of("pool", "b"));
-      return j;
-    });
+    // one merge patch, as Kueue's admission does it: unsuspend and edit the template
+    client.resources(TestJob.class).inNamespace("default").withName("pause").patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":"
+        + "{\"suspend\":false},\"testReplicaSpecs\":{\"Worker\":{\"template\":{\"spec\":{\"nodeSelector\":{\"pool\":\"b\"}}}}}}}");
     await().untilAsserted(() -> assertThat(pods("pause")).hasSize(2)
         .allSatisfy(p -> assertThat(p.getSpec().getNodeSelector()).containsEntry("pool", "b")));
     await().untilAsserted(() -> assertThat(status("pause").condition("Suspended").orElseThrow().getReason())

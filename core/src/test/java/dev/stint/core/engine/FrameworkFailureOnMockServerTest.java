@@ -17,6 +17,8 @@ import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import java.util.List;
@@ -97,7 +99,7 @@ class FrameworkFailureOnMockServerTest {
 
     // a spec change: reconciled again, the framework throws again, and the job stays as it is
     client.resources(FaultyJob.class).inNamespace("default").withName("broken")
-        .edit(j -> { j.getSpec().getTestReplicaSpecs().get("Worker").setReplicas(3); return j; });
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"testReplicaSpecs\":{\"Worker\":{\"replicas\":3}}}}");
 
     await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
       assertThat(faulty("broken").isTrue("Failed")).isTrue();

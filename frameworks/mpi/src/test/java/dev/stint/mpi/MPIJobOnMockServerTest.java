@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -73,13 +75,9 @@ class MPIJobOnMockServerTest {
   }
 
   void suspend(String job, boolean suspend) {
-    client.resources(MPIJob.class).inNamespace("default").withName(job).edit(j -> {
-      if (j.getSpec().getRunPolicy() == null) {
-        j.getSpec().setRunPolicy(new MpiRunPolicy());
-      }
-      j.getSpec().getRunPolicy().setSuspend(suspend);
-      return j;
-    });
+    // as kubectl patch --type merge: no resource version, so the operator's status writes cannot make it conflict
+    client.resources(MPIJob.class).inNamespace("default").withName(job).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"runPolicy\":{\"suspend\":" + suspend + "}}}");
   }
 
   @Test

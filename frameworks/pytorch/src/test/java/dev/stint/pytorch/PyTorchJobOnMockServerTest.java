@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -139,7 +141,7 @@ class PyTorchJobOnMockServerTest {
     assertThat(hpa("el").getSpec().getMaxReplicas()).isEqualTo(3);
 
     client.resources(PyTorchJob.class).inNamespace("default").withName("el")
-        .edit(j -> suspend(j, true));
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
     await().untilAsserted(() -> assertThat(pods("el")).isEmpty());
     await().untilAsserted(() -> assertThat(hpa("el")).isNull());
     await().untilAsserted(() -> assertThat(conditions("el")).containsExactly(
@@ -147,20 +149,12 @@ class PyTorchJobOnMockServerTest {
         "Suspended=True/PyTorchJobSuspended: PyTorchJob el is suspended."));
 
     client.resources(PyTorchJob.class).inNamespace("default").withName("el")
-        .edit(j -> suspend(j, false));
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");
     await().untilAsserted(() -> assertThat(pods("el")).hasSize(2));
     await().untilAsserted(() -> assertThat(hpa("el")).isNotNull());
     kubelet.runAll(pods("el"));
     kubelet.succeed("el-worker-1");
     await().untilAsserted(() -> assertThat(status("el").isTrue("Succeeded")).isTrue());
-  }
-
-  static PyTorchJob suspend(PyTorchJob job, boolean suspend) {
-    if (job.getSpec().getRunPolicy() == null) {
-      job.getSpec().setRunPolicy(new dev.stint.spi.api.RunPolicy());
-    }
-    job.getSpec().getRunPolicy().setSuspend(suspend);
-    return job;
   }
 
   HorizontalPodAutoscaler hpa(String name) {

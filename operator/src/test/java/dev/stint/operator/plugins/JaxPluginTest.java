@@ -23,6 +23,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -233,12 +235,7 @@ class JaxPluginTest {
   }
 
   private void setSuspend(boolean suspend) {
-    job().edit(j -> {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> spec = (Map<String, Object>) j.getAdditionalProperties().get("spec");
-      spec.put("runPolicy", Map.of("suspend", suspend));
-      return j;
-    });
+    job().patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":" + suspend + "}}}");
   }
 
   private JobStatus status() {
