@@ -5,10 +5,14 @@
 #                                      into ~/.cache/stint/testbin/training-operator-<version>/ (no-op when there)
 #   bench/kubeflow.sh prepare          on the cluster of KUBECONFIG: its own PyTorchJob CRD (from the same module), the
 #                                      "kubeflow" namespace and the empty webhook-cert Secret its cert rotator fills
-#   bench/kubeflow.sh command [flags]  print its command line, one word per line (upstream defaults plus flags)
+#   bench/kubeflow.sh command [flags]  print the command line that runs it, one word per line
+#   bench/kubeflow.sh exec [flags]     run it (upstream defaults plus flags) with KUBECONFIG, as its Deployment would
 #
 # The module has no replace directives, so the plain `go install module/cmd@version` works. Its validating webhook
 # is not registered with the API server (nothing would route to it); the operator still serves it on a local port.
+# In a pod the kubelet mounts the cert Secret, which the operator's cert rotator fills, at
+# /tmp/k8s-webhook-server/serving-certs, and the operator waits for those files before it starts its controllers;
+# `exec` plays the kubelet's part with a short-lived background copy, then execs the operator (same PID).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$HERE/../e2e/versions.sh"
@@ -38,8 +42,24 @@ case "${1:-}" in
     ;;
   command)
     shift
-    printf '%s\n' "$BIN" --enable-scheme=pytorchjob --metrics-bind-address=0 \
-      --health-probe-bind-address="127.0.0.1:$(free_port)" --webhook-server-port="$(free_port)" --zap-log-level=info "$@"
+    printf '%s\n' "$HERE/kubeflow.sh" exec "$@"
     ;;
-  *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+  exec)
+    shift
+    certs=/tmp/k8s-webhook-server/serving-certs
+    mkdir -p "$certs"; rm -f "$certs/tls.crt" "$certs/tls.key"
+    (
+      for _ in $(seq 600); do
+        crt="$("$KUBECTL" -n kubeflow get secret training-operator-webhook-cert -o 'jsonpath={.data.tls\.crt}' 2>/dev/null || true)"
+        key="$("$KUBECTL" -n kubeflow get secret training-operator-webhook-cert -o 'jsonpath={.data.tls\.key}' 2>/dev/null || true)"
+        if [ -n "$crt" ] && [ -n "$key" ]; then
+          base64 -d <<< "$key" > "$certs/tls.key"; base64 -d <<< "$crt" > "$certs/tls.crt"; exit 0
+        fi
+        sleep 0.5
+      done
+    ) < /dev/null > /dev/null 2>&1 &
+    exec "$BIN" --enable-scheme=pytorchjob --metrics-bind-address=0 \
+      --health-probe-bind-address="127.0.0.1:$(free_port)" --webhook-server-port="$(free_port)" "$@"
+    ;;
+  *) sed -n '2,16p' "$0" >&2; exit 2 ;;
 esac
