@@ -36,8 +36,14 @@ final class BenchRun {
     result.operatorCommand = o.operatorCommand;
     result.startedAt = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString();
     environment();
-    Config config = new ConfigBuilder(Config.autoConfigure(null))
-        .withRequestTimeout(120_000).withConnectionTimeout(30_000).build();
+    Config auto = Config.autoConfigure(null);
+    ConfigBuilder builder = new ConfigBuilder(auto).withRequestTimeout(120_000).withConnectionTimeout(30_000);
+    if (auto.getOauthToken() == null && auto.getAutoOAuthToken() == null) {
+      // fabric8 7.9 re-reads a token-less kubeconfig before every request once the client is a minute old (see
+      // operator/.../ClientConfig.java); a provider without a token stops that, so the driver spends its CPU on load
+      builder.withOauthTokenProvider(() -> null);
+    }
+    Config config = builder.build();
     long runStart = Time.now();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
          Driver driver = new Driver(client, o.concurrency)) {
