@@ -91,6 +91,7 @@ IFS=',' read -r -a OPLIST <<< "$OPERATORS"
 for n in "${NLIST[@]}"; do
   for op in "${OPLIST[@]}"; do
     log "=== $op, N=$n: starting a cluster with $NODES kwok nodes"
+    e2e/cluster.sh down >/dev/null 2>&1 || true   # always a fresh cluster, with this run's node count
     STINT_KWOK_NODES="$NODES" e2e/cluster.sh up >/dev/null
     export KUBECONFIG="$STINT_CLUSTER_DIR/kubeconfig"
     if [[ "$op" == kubeflow* ]]; then
