@@ -101,7 +101,8 @@ for n in "${NLIST[@]}"; do
     fi
     mapfile -t CMD < <(operator_command "$op")
     echo "$(date -Is) $op N=$n: $(uptime)" >> "$OUT/uptime.log"
-    java -jar bench/target/stint-bench.jar run --n="$n" --operator="$op" --out="$OUT" --concurrency="$CONCURRENCY" \
+    # the driver's own JVM: bounded and frugal, it shares the 2 cores with everything it measures
+    java -XX:+UseSerialGC -Xmx1g -jar bench/target/stint-bench.jar run --n="$n" --operator="$op" --out="$OUT" --concurrency="$CONCURRENCY" \
       --churn-seconds="$CHURN" --cluster-dir="$STINT_CLUSTER_DIR" ${SCENARIOS:+--scenarios=$SCENARIOS} \
       ${LABEL:+"--label=$LABEL"} -- "${CMD[@]}" || log "run $op N=$n failed; going on"
     e2e/cluster.sh down >/dev/null
