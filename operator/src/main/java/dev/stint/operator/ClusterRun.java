@@ -47,7 +47,7 @@ final class ClusterRun {
    * @throws CommandFailure when the cluster is unreachable, a CRD is missing or the operator cannot start
    */
   Running start() {
-    Config config = Config.autoConfigure(null);
+    Config config = ClientConfig.forRun(Config.autoConfigure(null));
     try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(preflightConfig(config)).build()) {
       ClusterPreflight.check(probe, registry);
     }

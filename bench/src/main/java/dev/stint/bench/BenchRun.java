@@ -1,0 +1,184 @@
+package dev.stint.bench;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One run: the limit on a fresh namespace, then the operator started, warmed up and put through the scenarios. */
+final class BenchRun {
+  private static final List<String> COMPONENTS =
+      List.of("kube-apiserver", "etcd", "kube-controller-manager", "kube-scheduler", "kwok");
+  private static final long WARMUP_TIMEOUT_MILLIS = 300_000;
+
+  private final Options o;
+  private final RunResult result = new RunResult();
+
+  BenchRun(Options o) {
+    this.o = o;
+  }
+
+  RunResult run() throws IOException {
+    o.addDependencies();
+    result.operator = o.operator;
+    result.n = o.n;
+    result.workersPerJob = o.workers;
+    result.concurrency = o.concurrency;
+    result.operatorCommand = o.operatorCommand;
+    result.startedAt = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    environment();
+    Config auto = Config.autoConfigure(null);
+    ConfigBuilder builder = new ConfigBuilder(auto).withRequestTimeout(120_000).withConnectionTimeout(30_000);
+    if (auto.getOauthToken() == null && auto.getAutoOAuthToken() == null) {
+      // fabric8 7.9 re-reads a token-less kubeconfig before every request once the client is a minute old (see
+      // operator/.../ClientConfig.java); a provider without a token stops that, so the driver spends its CPU on load
+      builder.withOauthTokenProvider(() -> null);
+    }
+    Config config = builder.build();
+    long runStart = Time.now();
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+         Driver driver = new Driver(client, o.concurrency)) {
+      result.environment.put("kubernetes", client.getKubernetesVersion().getGitVersion());
+      Probe probe = new Probe(client, driver, componentPids(), runStart);
+      try (Sampler sampler = new Sampler(probe, runStart)) {
+        Scenarios scenarios = new Scenarios(driver, probe, o.workers, o.timeoutMillis());
+        if (o.scenarios.contains("limit")) {
+          limit(client, scenarios, sampler);
+        }
+        Path log = o.out.resolve("runs").resolve(o.operator + "-" + o.n + "-operator.log");
+        Files.createDirectories(log.getParent());
+        try (OperatorProcess operator = OperatorProcess.start(o.operatorCommand, log)) {
+          probe.operatorPid(operator.pid());
+          result.environment.put("operatorLog", log.toString());
+          warmUp(client, driver, sampler);
+          withOperator(client, driver, probe, scenarios, sampler, operator);
+          if (!operator.alive()) {
+            result.notes.add("the operator process died during the run; see " + log);
+          }
+        }
+        result.series = sampler.series();
+      }
+    }
+    return result;
+  }
+
+  private void limit(KubernetesClient client, Scenarios scenarios, Sampler sampler) {
+    String ns = namespace(client, "bench-limit");
+    try (Tracker t = new Tracker(client, ns)) {
+      sampler.track(t);
+      result.scenarios.add(scenarios.limit(t, Scenarios.names("limit", o.n)));
+      // clean up outside the measurement: one collection delete with no grace period, then wait for the informer
+      client.pods().inNamespace(ns).withLabel("bench.stint.dev/limit").withGracePeriod(0).delete();
+      long end = Time.now() + 300_000;
+      while (Time.now() < end && t.views().stream().anyMatch(v -> {
+        synchronized (v) {
+          return !v.pods.isEmpty();
+        }
+      })) {
+        Time.sleep(200);
+      }
+    }
+  }
+
+  private void warmUp(KubernetesClient client, Driver driver, Sampler sampler) {
+    String ns = namespace(client, "bench-warmup");
+    long start = Time.now();
+    try (Tracker t = new Tracker(client, ns)) {
+      t.watch("running", v -> v.running);
+      driver.createJob(Manifests.pytorchJob(ns, "warmup", o.workers, Map.of()));
+      if (!t.await("running", List.of("warmup"), WARMUP_TIMEOUT_MILLIS)) {
+        throw new IllegalStateException("the operator did not bring a warm-up job to Running=True within "
+            + WARMUP_TIMEOUT_MILLIS / 1000 + " s; see its log");
+      }
+    }
+    double ready = Time.seconds(Time.now() - start);
+    result.environment.put("operatorFirstJobRunningSeconds", Double.toString(ready));
+    System.err.printf("bench: operator ready (warm-up job Running after %.1f s)%n", ready);
+    client.genericKubernetesResources(Manifests.PYTORCHJOB).inNamespace(ns).withName("warmup").delete();
+  }
+
+  private void withOperator(KubernetesClient client, Driver driver, Probe probe, Scenarios scenarios,
+                            Sampler sampler, OperatorProcess operator) {
+    if (o.scenarios.contains("burst")) {
+      String ns = namespace(client, "bench-jobs");
+      List<String> jobs = Scenarios.names("job", o.n);
+      try (Tracker t = new Tracker(client, ns)) {
+        sampler.track(t);
+        result.scenarios.add(scenarios.burst(t, jobs));
+        if (o.scenarios.contains("suspend") && operator.alive()) {
+          result.scenarios.add(scenarios.suspend(t, jobs));
+          result.scenarios.add(scenarios.resume(t, jobs));
+        }
+        if (o.scenarios.contains("complete") && operator.alive()) {
+          result.scenarios.add(scenarios.complete(t, jobs));
+        }
+      }
+    }
+    if (o.scenarios.contains("churn") && operator.alive()) {
+      String ns = namespace(client, "bench-churn");
+      int jobs = o.churnJobs == null ? o.n : o.churnJobs;
+      try (Tracker t = new Tracker(client, ns)) {
+        sampler.track(t);
+        Churn churn = new Churn(driver, probe, scenarios, o.workers);
+        result.scenarios.add(churn.run(t, Scenarios.names("churn", jobs), o.churnSeconds * 1000L,
+            o.churnRuntimeSeconds * 1000L, o.timeoutMillis()));
+      }
+    }
+  }
+
+  /** Creates the namespace and waits for its default ServiceAccount, so pod admission never waits for it. */
+  private static String namespace(KubernetesClient client, String name) {
+    if (client.namespaces().withName(name).get() == null) {
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+          .create();
+    }
+    long end = Time.now() + 60_000;
+    while (client.serviceAccounts().inNamespace(name).withName("default").get() == null && Time.now() < end) {
+      Time.sleep(200);
+    }
+    return name;
+  }
+
+  private Map<String, Long> componentPids() {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    if (o.clusterDir != null) {
+      for (String c : COMPONENTS) {
+        try {
+          pids.put(c, Long.parseLong(Files.readString(o.clusterDir.resolve("pids").resolve(c)).trim()));
+        } catch (IOException | NumberFormatException e) {
+          result.notes.add("no PID for " + c + " in " + o.clusterDir);
+        }
+      }
+    }
+    return pids;
+  }
+
+  private void environment() {
+    Map<String, String> env = result.environment;
+    env.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+    double[] load = ProcStats.loadAverage();
+    env.put("loadAverageAtStart", String.format("%.2f %.2f %.2f", load[0], load[1], load[2]));
+    env.put("memTotal", memTotal());
+    env.put("driverJava", System.getProperty("java.version"));
+    if (!o.label.isEmpty()) {
+      env.put("label", o.label);
+    }
+  }
+
+  private static String memTotal() {
+    try {
+      return Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("\\s+", " ");
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+}

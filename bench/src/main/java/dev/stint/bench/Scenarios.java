@@ -1,0 +1,230 @@
+package dev.stint.bench;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The burst, suspend, resume and completion scenarios on one set of jobs, and the plain-client limit. Every latency
+ * is per job, from the moment the driver sent that job's request to the moment an informer event showed the
+ * milestone; scenarios wait on the informers' local state only.
+ */
+final class Scenarios {
+  private final Driver driver;
+  private final Probe probe;
+  private final int workers;
+  private final long timeoutMillis;
+
+  Scenarios(Driver driver, Probe probe, int workers, long timeoutMillis) {
+    this.driver = driver;
+    this.probe = probe;
+    this.workers = workers;
+    this.timeoutMillis = timeoutMillis;
+  }
+
+  int podsPerJob() {
+    return 1 + workers;
+  }
+
+  static List<String> names(String prefix, int n) {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      names.add(String.format("%s-%05d", prefix, i));
+    }
+    return names;
+  }
+
+  /** The limit: the same pods created by a plain client, one "job" (its pods one after another) per task. */
+  ScenarioResult limit(Tracker t, List<String> jobs) {
+    Probe.Scope s = probe.begin("limit", jobs.size());
+    t.clear();
+    t.watch("podsCreated", v -> v.podsAdded >= podsPerJob());
+    t.watch("podsRunning", v -> v.runningPods() >= podsPerJob());
+    Map<String, Long> sent = new ConcurrentHashMap<>();
+    List<Runnable> tasks = new ArrayList<>();
+    for (String job : jobs) {
+      tasks.add(() -> {
+        sent.put(job, Time.now());
+        driver.createPod(Manifests.limitPod(t.namespace(), job, "master", 0, podsPerJob()));
+        for (int i = 0; i < workers; i++) {
+          driver.createPod(Manifests.limitPod(t.namespace(), job, "worker", i, podsPerJob()));
+        }
+      });
+    }
+    driver.runAll(tasks);
+    await(s, t, "podsCreated", jobs);
+    await(s, t, "podsRunning", jobs);
+    s.result.latency("allPodsCreated", since(sent, t.reached("podsCreated")));
+    s.result.latency("allPodsRunning", since(sent, t.reached("podsRunning")));
+    podRates(s, t.reached("podsCreated"), jobs.size(), "podsCreated");
+    span(s, t.reached("podsRunning"), "timeToAllPodsRunningSeconds");
+    return s.finish();
+  }
+
+  /** Scenario 1: create every job at once. */
+  ScenarioResult burst(Tracker t, List<String> jobs) {
+    Probe.Scope s = probe.begin("burst", jobs.size());
+    t.clear();
+    t.watch("podsCreated", v -> v.podsAdded >= podsPerJob());
+    t.watch("running", v -> v.running);
+    Map<String, Long> sent = new ConcurrentHashMap<>();
+    driver.runAll(jobs.stream().<Runnable>map(job -> () -> {
+      sent.put(job, Time.now());
+      driver.createJob(Manifests.pytorchJob(t.namespace(), job, workers, Map.of()));
+    }).toList());
+    await(s, t, "podsCreated", jobs);
+    await(s, t, "running", jobs);
+    s.result.latency("allPodsCreated", since(sent, t.reached("podsCreated")));
+    s.result.latency("running", since(sent, t.reached("running")));
+    podRates(s, t.reached("podsCreated"), jobs.size(), "podsCreated");
+    span(s, t.reached("running"), "timeToAllRunningSeconds");
+    return s.finish();
+  }
+
+  /** Scenario 2a: suspend every running job. */
+  ScenarioResult suspend(Tracker t, List<String> jobs) {
+    Probe.Scope s = probe.begin("suspend", jobs.size());
+    t.clear();
+    t.watch("active0", v -> v.suspended && v.active == 0);
+    t.watch("noPods", v -> v.suspended && v.pods.isEmpty());
+    Map<String, Long> sent = patchAll(t, jobs, Manifests.suspendPatch(true));
+    await(s, t, "active0", jobs);
+    await(s, t, "noPods", jobs);
+    s.result.latency("active0", since(sent, t.reached("active0")));
+    s.result.latency("noPods", since(sent, t.reached("noPods")));
+    span(s, t.reached("active0"), "timeToAllActive0Seconds");
+    span(s, t.reached("noPods"), "timeToNoPodsSeconds");
+    s.result.figures.put("podsDeletedPerSecond",
+        rate(jobs.size() * podsPerJob(), last(t.reached("noPods")) - s.start()));
+    return s.finish();
+  }
+
+  /** Scenario 2b: resume every suspended job. */
+  ScenarioResult resume(Tracker t, List<String> jobs) {
+    Probe.Scope s = probe.begin("resume", jobs.size());
+    t.clear();
+    t.watch("podsCreated", v -> v.podsAdded >= podsPerJob());
+    t.watch("running", v -> v.running && !v.suspended);
+    Map<String, Long> sent = patchAll(t, jobs, Manifests.suspendPatch(false));
+    await(s, t, "podsCreated", jobs);
+    await(s, t, "running", jobs);
+    s.result.latency("allPodsCreated", since(sent, t.reached("podsCreated")));
+    s.result.latency("running", since(sent, t.reached("running")));
+    podRates(s, t.reached("podsCreated"), jobs.size(), "podsCreated");
+    span(s, t.reached("running"), "timeToAllRunningSeconds");
+    return s.finish();
+  }
+
+  /**
+   * Scenario 3: every pod of every job exits 0 (workers first, the master last); latency from the moment all of a
+   * job's pods were seen terminal to its Succeeded=True.
+   */
+  ScenarioResult complete(Tracker t, List<String> jobs) {
+    Probe.Scope s = probe.begin("complete", jobs.size());
+    t.clear();
+    t.watch("succeeded", v -> v.succeeded);
+    Map<String, Long> sent = new ConcurrentHashMap<>();
+    driver.runAll(jobs.stream().<Runnable>map(job -> () -> {
+      sent.put(job, Time.now());
+      List<String> pods = new ArrayList<>(t.podNames(job));
+      pods.sort(Comparator.comparing((String p) -> p.contains("-master-")).thenComparing(p -> p));
+      pods.forEach(p -> driver.patchPod(t.namespace(), p, Manifests.exitPatch()));
+    }).toList());
+    await(s, t, "succeeded", jobs);
+    Map<String, Long> succeeded = t.reached("succeeded");
+    s.result.latency("podsDoneToSucceeded", doneToSucceeded(s, t, succeeded));
+    s.result.latency("annotateToSucceeded", since(sent, succeeded));
+    span(s, succeeded, "timeToAllSucceededSeconds");
+    s.result.figures.put("jobsSucceededPerSecond", rate(succeeded.size(), last(succeeded) - s.start()));
+    return s.finish();
+  }
+
+  /** From the moment every pod of a job was terminal to Succeeded=True; a job that succeeded first counts 0. */
+  List<Double> doneToSucceeded(Probe.Scope s, Tracker t, Map<String, Long> succeeded) {
+    List<Double> out = new ArrayList<>();
+    int early = 0;
+    for (Map.Entry<String, Long> e : succeeded.entrySet()) {
+      JobView v = t.view(e.getKey());
+      long done;
+      synchronized (v) {
+        done = v.podsDoneAt;
+      }
+      if (done < 0 || done > e.getValue()) {
+        early++;
+        out.add(0.0);
+      } else {
+        out.add(Time.seconds(e.getValue() - done));
+      }
+    }
+    if (early > 0) {
+      s.result.notes.add(early + " jobs were Succeeded before all their pods were seen terminal (counted as 0 s)");
+    }
+    return out;
+  }
+
+  private Map<String, Long> patchAll(Tracker t, List<String> jobs, String patch) {
+    Map<String, Long> sent = new ConcurrentHashMap<>();
+    driver.runAll(jobs.stream().<Runnable>map(job -> () -> {
+      sent.put(job, Time.now());
+      driver.patchJob(t.namespace(), job, patch);
+    }).toList());
+    return sent;
+  }
+
+  void await(Probe.Scope s, Tracker t, String milestone, List<String> jobs) {
+    if (!t.await(milestone, jobs, timeoutMillis)) {
+      int missing = (int) jobs.stream().filter(j -> !t.reached(milestone).containsKey(j)).count();
+      s.result.notes.add(String.format("timed out after %d s: %d of %d jobs never reached %s", timeoutMillis / 1000,
+          missing, jobs.size(), milestone));
+    }
+  }
+
+  static List<Double> since(Map<String, Long> from, Map<String, Long> to) {
+    List<Double> out = new ArrayList<>();
+    to.forEach((job, at) -> {
+      Long start = from.get(job);
+      if (start != null) {
+        out.add(Time.seconds(at - start));
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Pods per second from the scenario's start to the last job's pods, and over the middle 80% of jobs (10th to 90th
+   * percentile of the per-job times), which leaves out the ramp-up and the tail.
+   */
+  void podRates(Probe.Scope s, Map<String, Long> reached, int jobs, String what) {
+    if (reached.isEmpty()) {
+      return;
+    }
+    long[] at = reached.values().stream().mapToLong(Long::longValue).sorted().toArray();
+    s.result.figures.put("timeTo" + cap(what) + "Seconds", Time.seconds(at[at.length - 1] - s.start()));
+    s.result.figures.put(what + "PerSecond", rate((long) at.length * podsPerJob(), at[at.length - 1] - s.start()));
+    int lo = (int) (at.length * 0.1);
+    int hi = Math.max(lo, (int) Math.ceil(at.length * 0.9) - 1);
+    if (hi > lo) {
+      s.result.figures.put(what + "PerSecondMiddle80", rate((long) (hi - lo) * podsPerJob(), at[hi] - at[lo]));
+    }
+  }
+
+  private static void span(Probe.Scope s, Map<String, Long> reached, String figure) {
+    if (!reached.isEmpty()) {
+      s.result.figures.put(figure, Time.seconds(last(reached) - s.start()));
+    }
+  }
+
+  static long last(Map<String, Long> reached) {
+    return reached.values().stream().mapToLong(Long::longValue).max().orElse(0);
+  }
+
+  static double rate(long count, long millis) {
+    return millis <= 0 ? Double.NaN : Probe.round(count / Time.seconds(millis));
+  }
+
+  private static String cap(String s) {
+    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+  }
+}

@@ -1,0 +1,35 @@
+package dev.stint.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ApiMetricsTest {
+  private static final String BEFORE = """
+      # HELP apiserver_request_total [STABLE] Counter of apiserver requests
+      # TYPE apiserver_request_total counter
+      apiserver_request_total{code="201",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="",verb="POST",version="v1"} 10
+      apiserver_request_total{code="409",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="",verb="POST",version="v1"} 2
+      apiserver_request_total{code="200",component="apiserver",dry_run="",group="kubeflow.org",resource="pytorchjobs",scope="resource",subresource="status",verb="APPLY",version="v1"} 3
+      apiserver_request_total{code="200",component="",dry_run="",group="",resource="",scope="",subresource="/metrics",verb="GET",version=""} 1
+      apiserver_request_duration_seconds_bucket{verb="POST",le="0.1"} 99
+      """;
+
+  @Test
+  void sumsOverCodesAndKeysByVerbResourceSubresourceAndGroup() {
+    Map<String, Double> m = ApiMetrics.parse(BEFORE);
+    assertThat(m).containsEntry("POST pods", 12.0)
+        .containsEntry("APPLY pytorchjobs/status (kubeflow.org)", 3.0)
+        .containsEntry("GET (non-resource)//metrics", 1.0)
+        .hasSize(3);
+  }
+
+  @Test
+  void diffKeepsOnlyGrowthLargestFirst() {
+    Map<String, Double> before = ApiMetrics.parse(BEFORE);
+    Map<String, Double> after = ApiMetrics.parse(BEFORE.replace("} 10", "} 50").replace("} 3", "} 4"));
+    assertThat(ApiMetrics.diff(before, after)).containsExactly(
+        Map.entry("POST pods", 40.0), Map.entry("APPLY pytorchjobs/status (kubeflow.org)", 1.0));
+  }
+}

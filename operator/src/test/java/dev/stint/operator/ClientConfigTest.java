@@ -1,0 +1,40 @@
+package dev.stint.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.Config;
+import org.junit.jupiter.api.Test;
+
+class ClientConfigTest {
+  private static final String KUBECONFIG = """
+      apiVersion: v1
+      kind: Config
+      clusters: [{name: c, cluster: {server: "https://127.0.0.1:6443", certificate-authority-data: Y2E=}}]
+      users: [{name: u, user: {%s}}]
+      contexts: [{name: c, context: {cluster: c, user: u}}]
+      current-context: c
+      """;
+
+  @Test
+  void aCertificateOnlyConfigGetsATokenProviderWithoutAToken() {
+    Config config = Config.fromKubeconfig(KUBECONFIG.formatted("client-certificate-data: Y2VydA==, client-key-data: a2V5"));
+    Config run = ClientConfig.forRun(config);
+    assertThat(run.getOauthTokenProvider()).isNotNull();
+    assertThat(run.getOauthTokenProvider().getToken()).isNull();
+    assertThat(run.getClientCertData()).isEqualTo("Y2VydA==");
+    assertThat(run.getMasterUrl()).isEqualTo(config.getMasterUrl());
+  }
+
+  @Test
+  void aConfigWithATokenKeepsFabric8sRefresh() {
+    Config config = Config.fromKubeconfig(KUBECONFIG.formatted("token: abc"));
+    assertThat(ClientConfig.forRun(config)).isSameAs(config);
+  }
+
+  @Test
+  void aCertificateWithATokenKeepsFabric8sRefresh() {
+    Config config = Config.fromKubeconfig(
+        KUBECONFIG.formatted("client-certificate-data: Y2VydA==, client-key-data: a2V5, token: abc"));
+    assertThat(ClientConfig.forRun(config)).isSameAs(config);
+  }
+}
