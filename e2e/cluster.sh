@@ -299,7 +299,9 @@ cmd_status() {
 }
 
 case "${1:-}" in
-  up) cmd_up ;;
+  # a port found free can be taken before its component binds it (another process, another cluster): start again
+  # on fresh ports, up to three times
+  up) for attempt in 1 2 3; do ( cmd_up ) && exit 0; log "start attempt $attempt failed; trying again on other ports"; done; exit 1 ;;
   down) cmd_down ;;
   status) cmd_status ;;
   env) echo "export KUBECONFIG=$KCFG" ;;
