@@ -301,7 +301,10 @@ cmd_status() {
 case "${1:-}" in
   # a port found free can be taken before its component binds it (another process, another cluster): start again
   # on fresh ports, up to three times
-  up) for attempt in 1 2 3; do ( cmd_up ) && exit 0; log "start attempt $attempt failed; trying again on other ports"; done; exit 1 ;;
+  # (each attempt is its own process, so that set -e keeps stopping it at the first error)
+  up) for attempt in 1 2 3; do "$0" up-once && exit 0; log "start attempt $attempt failed; trying again on other ports"; done
+      exit 1 ;;
+  up-once) cmd_up ;;
   down) cmd_down ;;
   status) cmd_status ;;
   env) echo "export KUBECONFIG=$KCFG" ;;
