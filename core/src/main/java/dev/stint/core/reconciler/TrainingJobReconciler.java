@@ -8,6 +8,7 @@ import dev.stint.core.decision.JobLabels;
 import dev.stint.core.decision.Observed;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.kube.SlimItemStore;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -73,6 +74,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         // each kind caches only its own children
         .withLabelSelector(JobLabels.OPERATOR_NAME + "=" + framework.controllerName())
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
+        .withItemStore(new SlimItemStore<>())
         .build();
     return new InformerEventSource<>(config, context);
   }
