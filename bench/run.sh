@@ -17,7 +17,8 @@
 #   --concurrency=C          driver threads and the limit's concurrency (default: the reconcile threads, else 50)
 #   --reconcile-threads=T    passed to Stint as --reconcile-threads
 #   --jvm-opts="..."         JVM flags of the Stint process (default: $STINT_BENCH_JVM_OPTS, else the recommended
-#                            "-XX:+UseSerialGC -Xmx384m"; give --jvm-opts= to run with the JVM's defaults)
+#                            "-XX:+UseSerialGC -Xmx320m", with MALLOC_ARENA_MAX=2; give --jvm-opts= to run with
+#                            the JVM's defaults)
 #   --churn-seconds=S        churn window (default 120)
 #   --scenarios=LIST         subset of limit,burst,suspend,resume,complete,churn
 #   --nodes=K                kwok nodes (default 120)
@@ -28,7 +29,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 NS="100,500"; OPERATORS="stint"; CONCURRENCY=""; THREADS=""; CHURN=120; NODES=120; SCENARIOS=""; LABEL=""; OUT=""
-JVM_OPTS="${STINT_BENCH_JVM_OPTS--XX:+UseSerialGC -Xmx384m}"
+JVM_OPTS="${STINT_BENCH_JVM_OPTS--XX:+UseSerialGC -Xmx320m}"
 for a in "$@"; do
   case "$a" in
     --n=*) NS="${a#*=}" ;;
@@ -78,7 +79,8 @@ operator_command() { # operator -> the command line that runs it, one word per l
   case "$1" in
     stint)
       # shellcheck disable=SC2086
-      printf '%s\n' java $JVM_OPTS -jar "$ROOT/operator/target/stint-operator.jar" run --health-port=0 \
+      # MALLOC_ARENA_MAX=2: fewer glibc malloc arenas, less native memory outside the Java heap (env execs java)
+      printf '%s\n' env MALLOC_ARENA_MAX=2 java $JVM_OPTS -jar "$ROOT/operator/target/stint-operator.jar" run --health-port=0 \
         ${THREADS:+--reconcile-threads=$THREADS} ;;
     kubeflow) bench/kubeflow.sh command ;;
     kubeflow-tuned) bench/kubeflow.sh command --controller-threads="$CONCURRENCY" --kube-api-qps=1000 --kube-api-burst=2000 ;;

@@ -16,7 +16,10 @@ final class OperatorProcess implements AutoCloseable {
   static OperatorProcess start(List<String> command, Path log) {
     try {
       ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-      return new OperatorProcess(pb.start());
+      Process process = pb.start();
+      // a driver stopped by a signal takes its operator with it
+      Runtime.getRuntime().addShutdownHook(new Thread(process::destroy, "stop-operator"));
+      return new OperatorProcess(process);
     } catch (IOException e) {
       throw new IllegalStateException("could not start the operator " + command + ": " + e.getMessage(), e);
     }

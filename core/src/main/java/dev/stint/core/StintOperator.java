@@ -3,6 +3,7 @@ package dev.stint.core;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.reconciler.TrainingJobReconciler;
@@ -132,7 +133,8 @@ public final class StintOperator implements AutoCloseable {
       String name = framework.controllerName();
       return new ResolvedControllerConfiguration<>(name, true, reconciler.getClass().getCanonicalName(),
           null, null, Duration.ofHours(10), null, null, name, operator.getConfigurationService(),
-          InformerConfiguration.builder(framework.jobType()).withName(name).buildForController(), false, null);
+          InformerConfiguration.builder(framework.jobType()).withName(name)
+              .withItemStore(new SlimItemStore<>()).buildForController(), false, null);
     }
 
     private static String sourceOf(TrainingFramework<?> framework) {

@@ -11,6 +11,7 @@ import dev.stint.core.decision.Observed;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.kube.SlimItemStore;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
@@ -106,6 +107,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         // each kind caches only its own children
         .withLabelSelector(JobLabels.OPERATOR_NAME + "=" + framework.controllerName())
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
+        .withItemStore(new SlimItemStore<>())
         .build();
     return new InformerEventSource<>(config, context);
   }
