@@ -36,6 +36,17 @@ if kube_done && etcd_done && kwok_done; then
 fi
 
 mkdir -p "$STINT_TESTBIN_DIR"
+# One build at a time: two runs (say a `mvn verify` and bench/run.sh) would share the <dir>.tmp folders and remove
+# each other's output. The second waits, then finds the cache filled.
+exec 9>"$STINT_TESTBIN_DIR/.lock"
+if ! flock -n 9; then
+  log "another testbin build is running; waiting for it"
+  flock 9
+fi
+if kube_done && etcd_done && kwok_done; then
+  print_paths
+  exit 0
+fi
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/stint-testbin.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 
