@@ -14,6 +14,7 @@
 #   STINT_KWOK_NODE_CPU / STINT_KWOK_NODE_MEMORY / STINT_KWOK_NODE_PODS   node capacity (32 / 256Gi / 110)
 #   STINT_KCM_CONTROLLERS kube-controller-manager --controllers (default: see KCM_CONTROLLERS below)
 #   STINT_APISERVER_EXTRA_ARGS  extra kube-apiserver flags (space separated)
+#   STINT_KWOK_POD_PARALLELISM  kwok pod-stage workers (default 16; kwok's own default is 4)
 #   STINT_UP_TIMEOUT      seconds to wait for each readiness step (default 180)
 #   KUBECTL               kubectl to use (default: the one testbin.sh built if STINT_TESTBIN_KUBECTL=1, else PATH)
 # The admin kubeconfig (user "admin", group system:masters, RSA client cert, data inlined) is
@@ -262,7 +263,13 @@ EOF
   local st="$STINT_KWOK_BIN/stages"
   { for f in node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease pod/fast/pod-ready pod/fast/pod-delete; do
       cat "$st/$f.yaml"; echo "---"; done
-    cat "$HERE/kwok-stages.yaml"; } > "$DIR/kwok.yaml"
+    cat "$HERE/kwok-stages.yaml"
+    # kwok plays pod stages on 4 workers by default: under a burst of thousands of pods its queue lagged 20-30 s
+    # behind, and a late pod-delete (by name, no UID precondition) then removed a new pod of the same name that a
+    # resumed job had just created. Real kubelets work in parallel, one per node.
+    # (a KwokConfiguration document is not defaulted: the other parallelisms are kwok's defaults, spelled out)
+    printf -- '---\napiVersion: config.kwok.x-k8s.io/v1alpha1\nkind: KwokConfiguration\noptions:\n  podPlayStageParallelism: %s\n  nodePlayStageParallelism: 4\n  nodeLeaseParallelism: 4\n  podsOnNodeSyncParallelism: 1\n' \
+      "${STINT_KWOK_POD_PARALLELISM:-16}"; } > "$DIR/kwok.yaml"
   mkdir -p "$DIR/kwok-home"
   HOME="$DIR/kwok-home" start kwok "$(bin_of kwok)" --kubeconfig="$KCFG" --config="$DIR/kwok.yaml" \
     --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \

@@ -51,9 +51,9 @@ final class Churn {
       pacer.shutdownNow();
     }
     if (!t.await("succeeded", jobs, drainMillis)) {
-      int missing = (int) jobs.stream().filter(j -> !t.reached("succeeded").containsKey(j)).count();
-      s.result.notes.add(String.format("%d of %d jobs had not succeeded %d s after the last create", missing,
-          jobs.size(), drainMillis / 1000));
+      List<String> missing = jobs.stream().filter(j -> !t.reached("succeeded").containsKey(j)).toList();
+      s.result.notes.add(String.format("%d of %d jobs had not succeeded %d s after the last create; %s",
+          missing.size(), jobs.size(), drainMillis / 1000, Scenarios.stuck(t, missing)));
     }
     Map<String, Long> running = t.reached("running");
     Map<String, Long> succeeded = t.reached("succeeded");

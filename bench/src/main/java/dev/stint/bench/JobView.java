@@ -58,6 +58,12 @@ final class JobView {
     pods.remove(pod);
   }
 
+  /** One line for a report note: the job's state and its pods' phases as the driver last saw them. */
+  synchronized String describe() {
+    return String.format("%s (running %b, suspended %b, succeeded %b, failed %b, active %d, pods %s)", name, running,
+        suspended, succeeded, failed, active, new java.util.TreeMap<>(pods));
+  }
+
   int runningPods() {
     return (int) pods.values().stream().filter("Running"::equals).count();
   }

@@ -175,10 +175,16 @@ final class Scenarios {
 
   void await(Probe.Scope s, Tracker t, String milestone, List<String> jobs) {
     if (!t.await(milestone, jobs, timeoutMillis)) {
-      int missing = (int) jobs.stream().filter(j -> !t.reached(milestone).containsKey(j)).count();
-      s.result.notes.add(String.format("timed out after %d s: %d of %d jobs never reached %s", timeoutMillis / 1000,
-          missing, jobs.size(), milestone));
+      List<String> missing = jobs.stream().filter(j -> !t.reached(milestone).containsKey(j)).toList();
+      s.result.notes.add(String.format("timed out after %d s: %d of %d jobs never reached %s; %s",
+          timeoutMillis / 1000, missing.size(), jobs.size(), milestone, stuck(t, missing)));
     }
+  }
+
+  /** What the driver last saw of the first few jobs that missed a milestone, to tell a stuck operator from kwok. */
+  static String stuck(Tracker t, List<String> missing) {
+    return String.join("; ", missing.stream().limit(5).map(j -> t.view(j).describe()).toList())
+        + (missing.size() > 5 ? "; ..." : "");
   }
 
   static List<Double> since(Map<String, Long> from, Map<String, Long> to) {

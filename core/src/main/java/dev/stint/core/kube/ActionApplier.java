@@ -4,34 +4,139 @@ import dev.stint.core.decision.Action;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Carries out a decision's actions against the API server. Creating what exists (409) and deleting what is gone
  * (404) count as done, so a pass that runs on a stale cache, or again after an operator restart, is harmless. Any
  * other error is thrown: the reconcile is retried with backoff.
+ *
+ * <p>The reconciler applies a pass in two steps around its status write: {@link #podActions} first, then
+ * {@link #otherActions}. Within a step, independent actions of one kind (the pods of a pass, the services of a pass)
+ * go out concurrently, so suspending or starting a job of n replicas costs one API round trip instead of n; each
+ * kind still waits for the one before it, so the order the decision gave between kinds holds.
  */
-public final class ActionApplier {
+public final class ActionApplier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ActionApplier.class);
 
   private final KubernetesClient client;
+  /**
+   * Threads for the concurrent part of a batch; the reconcile thread itself does one action of each. Bounded: the
+   * client multiplexes every request over one HTTP/2 connection, and the API server refuses streams beyond its limit
+   * per connection ("too many concurrent streams"), which an unbounded pool reached with 50 reconcile threads.
+   */
+  static final int POOL_THREADS = 16;
+  private final ExecutorService pool;
 
   public ActionApplier(KubernetesClient client) {
     this.client = client;
+    AtomicInteger n = new AtomicInteger();
+    this.pool = Executors.newFixedThreadPool(POOL_THREADS, r -> {
+      Thread t = new Thread(r, "stint-actions-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   public KubernetesClient client() {
     return client;
   }
 
-  /** Applies the actions in order, recording an event for each child created or deleted. */
+  /** The actions on pods, which the status reports on (active counts, Running, Suspended): applied before it. */
+  public static List<Action> podActions(List<Action> actions) {
+    return actions.stream().filter(ActionApplier::onPod).toList();
+  }
+
+  /** Services, supporting objects and the job itself: applied after the status. */
+  public static List<Action> otherActions(List<Action> actions) {
+    return actions.stream().filter(a -> !onPod(a)).toList();
+  }
+
+  private static boolean onPod(Action a) {
+    return a instanceof Action.CreatePod || a instanceof Action.DeletePod;
+  }
+
+  /**
+   * Applies the actions in order, except that a run of consecutive actions of the same kind on pods or services goes
+   * out concurrently; records an event for each child created or deleted.
+   */
   public void apply(HasMetadata job, List<Action> actions, EventRecorder events) {
     String ns = job.getMetadata().getNamespace();
-    for (Action action : actions) {
-      applyOne(job, ns, action, events);
+    int i = 0;
+    while (i < actions.size()) {
+      int end = i + 1;
+      Class<?> kind = actions.get(i).getClass();
+      if (concurrent(actions.get(i))) {
+        while (end < actions.size() && actions.get(end).getClass() == kind) {
+          end++;
+        }
+      }
+      applyBatch(job, ns, actions.subList(i, end), events);
+      i = end;
     }
+  }
+
+  private static boolean concurrent(Action a) {
+    return a instanceof Action.CreatePod || a instanceof Action.DeletePod || a instanceof Action.CreateService
+        || a instanceof Action.DeleteService;
+  }
+
+  /** Runs the batch, one action on this thread and the rest on the pool; the first failure is rethrown. */
+  private void applyBatch(HasMetadata job, String ns, List<Action> batch, EventRecorder events) {
+    if (batch.size() == 1) {
+      applyOne(job, ns, batch.get(0), events);
+      return;
+    }
+    List<CompletableFuture<Void>> rest = new ArrayList<>();
+    Map<String, String> mdc = MDC.getCopyOfContextMap(); // the job's namespace/name on the pool's log lines too
+    for (Action a : batch.subList(1, batch.size())) {
+      rest.add(CompletableFuture.runAsync(() -> {
+        if (mdc != null) {
+          MDC.setContextMap(mdc);
+        }
+        try {
+          applyOne(job, ns, a, events);
+        } finally {
+          MDC.clear();
+        }
+      }, pool));
+    }
+    RuntimeException first = null;
+    try {
+      applyOne(job, ns, batch.get(0), events);
+    } catch (RuntimeException e) {
+      first = e;
+    }
+    for (CompletableFuture<Void> f : rest) {
+      try {
+        f.join();
+      } catch (CompletionException e) {
+        RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
+        if (first == null) {
+          first = cause;
+        } else {
+          first.addSuppressed(cause);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.shutdown();
   }
 
   private void applyOne(HasMetadata job, String ns, Action action, EventRecorder events) {

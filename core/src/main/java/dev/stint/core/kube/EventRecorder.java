@@ -7,25 +7,57 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records core/v1 Events on a job, so that {@code kubectl describe} shows them. Losing an event is not worth failing a
- * reconcile for, so errors are logged, not thrown.
+ * Records core/v1 Events on a job, so that {@code kubectl describe} shows them.
+ *
+ * <p>Events are sent in the background, as client-go's event broadcaster sends them for the Kubeflow operator: a
+ * reconcile builds the event (with its timestamp) and queues it, and a small pool of sender threads posts it. A burst
+ * creates about ten events per job; posted inline they were half of a reconcile's API round trips, so a suspension
+ * waited on them before its status could say {@code active: 0} (docs/benchmarks.md). Losing an event is not worth
+ * failing or slowing a reconcile for: a full queue drops the event and counts it, a failed post is logged.
  */
-public final class EventRecorder {
+public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
+  /** Enough for the events of several thousand jobs created at once; client-go's broadcaster queues 1000. */
+  static final int QUEUE_CAPACITY = 20_000;
+  /** Few on purpose: events are the lowest-priority writes, and must not crowd out the reconciles' own requests. */
+  static final int SENDERS = 2;
+
   private final KubernetesClient client;
   private final Clock clock;
   private final String component;
+  private final BlockingQueue<Event> queue;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicLong dropped = new AtomicLong();
+  private final Thread[] senders;
+  private volatile boolean stopping;
 
   public EventRecorder(KubernetesClient client, Clock clock, String component) {
+    this(client, clock, component, QUEUE_CAPACITY);
+  }
+
+  EventRecorder(KubernetesClient client, Clock clock, String component, int capacity) {
     this.client = client;
     this.clock = clock;
     this.component = component;
+    this.queue = new ArrayBlockingQueue<>(capacity);
+    this.senders = new Thread[SENDERS];
+    for (int i = 0; i < SENDERS; i++) {
+      senders[i] = new Thread(this::send, "stint-events-" + (i + 1));
+      senders[i].setDaemon(true);
+      senders[i].start();
+    }
   }
 
   public void record(HasMetadata job, JobEvent event) {
@@ -34,17 +66,90 @@ public final class EventRecorder {
     } else {
       LOG.info("{}: {}", event.reason(), event.message());
     }
-    write(job, event.type().name(), event.reason(), event.message());
+    enqueue(job, event.type().name(), event.reason(), event.message());
   }
 
   public void normal(HasMetadata job, String reason, String message) {
     LOG.debug("{}: {}", reason, message);
-    write(job, "Normal", reason, message);
+    enqueue(job, "Normal", reason, message);
   }
 
-  private void write(HasMetadata job, String type, String reason, String message) {
+  /** Events dropped because the queue was full, since the start. */
+  public long dropped() {
+    return dropped.get();
+  }
+
+  /**
+   * Waits until every event queued so far has been posted (or failed), at most {@code timeout}.
+   *
+   * @return whether the queue drained in time
+   */
+  public boolean awaitSent(Duration timeout) {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!queue.isEmpty() || inFlight.get() > 0) {
+      if (System.nanoTime() > end) {
+        return false;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Sends what is queued for up to two seconds, then stops the senders. */
+  @Override
+  public void close() {
+    awaitSent(Duration.ofSeconds(2));
+    stopping = true;
+    for (Thread t : senders) {
+      t.interrupt();
+    }
+  }
+
+  private void enqueue(HasMetadata job, String type, String reason, String message) {
+    Event event = event(job, type, reason, message);
+    // counted before it is visible to a sender, so awaitSent never sees an empty queue with this event unsent
+    inFlight.incrementAndGet();
+    if (!queue.offer(event)) {
+      inFlight.decrementAndGet();
+      if (dropped.incrementAndGet() % 1000 == 1) {
+        LOG.warn("Event queue full ({} events): dropped {} on {} ({} dropped so far)", queue.size(), reason,
+            job.getMetadata().getName(), dropped.get());
+      }
+    }
+  }
+
+  private void send() {
+    while (!stopping) {
+      Event event;
+      try {
+        event = queue.poll(1, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (event == null) {
+        continue;
+      }
+      try {
+        client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+      } catch (KubernetesClientException e) {
+        LOG.warn("Could not record event {} on {}: {}", event.getReason(), event.getInvolvedObject().getName(),
+            e.getMessage());
+      } catch (RuntimeException e) {
+        LOG.warn("Could not record event {} on {}", event.getReason(), event.getInvolvedObject().getName(), e);
+      } finally {
+        inFlight.decrementAndGet();
+      }
+    }
+  }
+
+  private Event event(HasMetadata job, String type, String reason, String message) {
     String now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
-    Event event = new EventBuilder()
+    return new EventBuilder()
         .withNewMetadata()
           .withGenerateName(job.getMetadata().getName() + ".")
           .withNamespace(job.getMetadata().getNamespace())
@@ -65,10 +170,5 @@ public final class EventRecorder {
         .withNewSource(component, null)
         .withReportingComponent(component)
         .build();
-    try {
-      client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(event).create();
-    } catch (KubernetesClientException e) {
-      LOG.warn("Could not record event {} on {}: {}", reason, job.getMetadata().getName(), e.getMessage());
-    }
   }
 }

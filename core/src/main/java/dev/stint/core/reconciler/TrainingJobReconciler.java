@@ -39,8 +39,9 @@ import org.slf4j.MDC;
 
 /**
  * The JOSDK entry point for one kind: observe (children from the informer caches), decide ({@link JobDecider}, pure),
- * act ({@link ActionApplier}), record (events, then status). One instance is registered per framework, with an
- * explicit controller configuration, because JOSDK cannot infer a generic reconciler's resource class.
+ * act ({@link ActionApplier}: pods, then status and events, then the other children). Events are sent in the
+ * background. One instance is registered per framework, with an explicit controller configuration, because JOSDK
+ * cannot infer a generic reconciler's resource class.
  *
  * <p>The framework is called through a {@link GuardedFramework}: when its code throws while a job is observed or
  * decided, that job alone ends {@code Failed} ({@link JobDecider#failedByFramework}) and the failure is logged; the
@@ -237,12 +238,16 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     if (decision.status() == null) {
       return UpdateControl.noUpdate();
     }
-    applier.apply(job, decision.actions(), events);
-    decision.events().forEach(e -> events.record(job, e));
     boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
+    // pods, then status, then the rest: the status reports on the pods (a suspension's active 0 is what Kueue waits
+    // for), and need not wait for services, supporting objects or events
+    applier.apply(job, ActionApplier.podActions(decision.actions()), events);
     if (!deleted && !Objects.equals(decision.status(), job.getStatus())) {
       statusWriter.write(job, decision.status(), jobType);
     }
+    // the events tell of the status transitions just written: recorded with them, even if a later action fails
+    decision.events().forEach(e -> events.record(job, e));
+    applier.apply(job, ActionApplier.otherActions(decision.actions()), events);
     UpdateControl<J> control = UpdateControl.noUpdate();
     if (decision.requeueAfter().isPresent()) {
       control.rescheduleAfter(decision.requeueAfter().get().plusMillis(500));

@@ -127,6 +127,7 @@ class FrameworkFailureOnMockServerTest {
   }
 
   List<Event> events(String reason) {
+    assertThat(operator.awaitEventsSent(Duration.ofSeconds(30))).as("events sent").isTrue();
     return client.v1().events().inNamespace("default").list().getItems().stream()
         .filter(e -> reason.equals(e.getReason())).toList();
   }

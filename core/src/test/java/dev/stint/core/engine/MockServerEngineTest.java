@@ -73,7 +73,9 @@ abstract class MockServerEngineTest {
     return client.pods().inNamespace("default").withLabel("training.kubeflow.org/job-name", job).list().getItems();
   }
 
+  /** Events of that reason on the server, once every event recorded so far has been sent (they go in the background). */
   long events(String reason) {
+    assertThat(operator.awaitEventsSent(Duration.ofSeconds(30))).as("events sent").isTrue();
     return client.v1().events().inNamespace("default").list().getItems().stream()
         .map(Event::getReason).filter(reason::equals).count();
   }

@@ -1,0 +1,143 @@
+package dev.stint.core.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stint.core.decision.Action;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class ActionApplierTest {
+  static final Pod JOB = new PodBuilder().withNewMetadata().withName("j").withNamespace("ns").withUid("u")
+      .endMetadata().build();
+
+  static Pod pod(String name) {
+    return new PodBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata().build();
+  }
+
+  static Service service(String name) {
+    return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata().build();
+  }
+
+  /** The requests the server received after the first {@code skip}, as "METHOD path", leaving out the ignored path. */
+  static List<String> requestsAfter(KubernetesMockServer server, int skip, String ignored) throws InterruptedException {
+    for (int i = 0; i < skip; i++) {
+      server.takeRequest(1, TimeUnit.SECONDS);
+    }
+    List<String> out = new ArrayList<>();
+    RecordedRequest r;
+    while ((r = server.takeRequest(200, TimeUnit.MILLISECONDS)) != null) {
+      String path = r.getPath().replaceAll("\\?.*", "");
+      if (!path.endsWith(ignored)) {
+        out.add(r.getMethod() + " " + path);
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void splitsAPassIntoPodActionsAndTheRest() {
+    List<Action> pass = List.of(new Action.CreatePod(pod("a")), new Action.CreateService(service("a")),
+        new Action.DeletePod("b", "scaled down"), new Action.DeleteJob());
+    assertThat(ActionApplier.podActions(pass)).extracting(Object::toString)
+        .containsExactly("CreatePod(a)", "DeletePod[name=b, why=scaled down]");
+    assertThat(ActionApplier.otherActions(pass)).extracting(Object::toString)
+        .containsExactly("CreateService(a)", "DeleteJob[]");
+  }
+
+  @Nested
+  @EnableKubernetesMockClient(crud = true)
+  class OnACrudServer {
+    KubernetesClient client;
+    KubernetesMockServer server;
+    ActionApplier applier;
+    EventRecorder events;
+
+    @BeforeEach
+    void setUp() {
+      applier = new ActionApplier(client);
+      events = new EventRecorder(client, Clock.systemUTC(), "stint");
+    }
+
+    @AfterEach
+    void tearDown() {
+      events.close();
+      applier.close();
+    }
+
+    @Test
+    void createsEveryChildOfABatchAndCountsAnExistingOneAsDone() {
+      client.pods().inNamespace("ns").resource(pod("p1")).create();
+      applier.apply(JOB, List.of(new Action.CreatePod(pod("p0")), new Action.CreatePod(pod("p1")),
+          new Action.CreatePod(pod("p2")), new Action.CreatePod(pod("p3"))), events);
+      assertThat(client.pods().inNamespace("ns").list().getItems()).extracting(p -> p.getMetadata().getName())
+          .containsExactlyInAnyOrder("p0", "p1", "p2", "p3");
+      // one event per pod this pass created; p1 existed already
+      assertThat(events.awaitSent(java.time.Duration.ofSeconds(10))).isTrue();
+      assertThat(client.v1().events().inNamespace("ns").list().getItems())
+          .extracting(e -> e.getReason() + " " + e.getMessage())
+          .containsExactlyInAnyOrder("SuccessfulCreatePod Created pod: p0", "SuccessfulCreatePod Created pod: p2",
+              "SuccessfulCreatePod Created pod: p3");
+    }
+
+    @Test
+    void keepsTheDecisionsOrderBetweenKinds() throws InterruptedException {
+      int before = server.getRequestCount();
+      applier.apply(JOB, List.of(new Action.CreatePod(pod("a")), new Action.CreatePod(pod("b")),
+          new Action.CreateService(service("a")), new Action.CreateService(service("b")),
+          new Action.ApplyResource(new ConfigMapBuilder().withNewMetadata().withName("c").withNamespace("ns")
+              .endMetadata().build(), null)), events);
+      events.awaitSent(java.time.Duration.ofSeconds(10));
+      assertThat(requestsAfter(server, before, "/events")).containsExactly("POST /api/v1/namespaces/ns/pods", "POST /api/v1/namespaces/ns/pods",
+          "POST /api/v1/namespaces/ns/services", "POST /api/v1/namespaces/ns/services",
+          "POST /api/v1/namespaces/ns/configmaps");
+    }
+  }
+
+  @Nested
+  @EnableKubernetesMockClient
+  class WhenOneCallFails {
+    KubernetesClient client;
+    KubernetesMockServer server;
+
+    @Test
+    void theOthersOfItsBatchStillGoOutAndTheFailureIsThrown() throws InterruptedException {
+      for (String name : List.of("ok-0", "ok-1", "ok-2")) {
+        server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod(name)).once();
+      }
+      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
+          .andReturn(422, new StatusBuilder().withCode(422).withMessage("pod is invalid").build()).once();
+      ActionApplier applier = new ActionApplier(client);
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint");
+      try {
+        List<Action> pass = List.of(new Action.CreatePod(pod("p0")), new Action.CreatePod(pod("p1")),
+            new Action.CreatePod(pod("p2")), new Action.CreatePod(pod("p3")));
+        int before = server.getRequestCount();
+        assertThatThrownBy(() -> applier.apply(JOB, pass, events))
+            .isInstanceOf(KubernetesClientException.class).hasMessageContaining("pod is invalid");
+        events.awaitSent(java.time.Duration.ofSeconds(10));
+        assertThat(requestsAfter(server, before, "/events")).hasSize(4).allMatch(r -> r.startsWith("POST"));
+      } finally {
+        events.close();
+        applier.close();
+      }
+    }
+  }
+}

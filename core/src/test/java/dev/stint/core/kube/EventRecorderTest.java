@@ -1,0 +1,71 @@
+package dev.stint.core.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stint.core.decision.JobEvent;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class EventRecorderTest {
+  static final Pod JOB = new PodBuilder().withApiVersion("v1").withKind("Pod").withNewMetadata().withName("j")
+      .withNamespace("ns").withUid("u-1").endMetadata().build();
+
+  @Nested
+  @EnableKubernetesMockClient(crud = true)
+  class OnAServer {
+    KubernetesClient client;
+
+    @Test
+    void sendsTheEventInTheBackgroundWithTheTimeItWasRecorded() {
+      Clock clock = Clock.fixed(Instant.parse("2026-12-01T10:00:00.750Z"), ZoneOffset.UTC);
+      EventRecorder events = new EventRecorder(client, clock, "stint");
+      try {
+        events.record(JOB, JobEvent.warning("JFailed", "j failed"));
+        assertThat(events.awaitSent(Duration.ofSeconds(10))).isTrue();
+      } finally {
+        events.close();
+      }
+      Event e = client.v1().events().inNamespace("ns").list().getItems().get(0);
+      assertThat(e.getType()).isEqualTo("Warning");
+      assertThat(e.getReason()).isEqualTo("JFailed");
+      assertThat(e.getMessage()).isEqualTo("j failed");
+      assertThat(e.getInvolvedObject().getUid()).isEqualTo("u-1");
+      assertThat(e.getInvolvedObject().getKind()).isEqualTo("Pod");
+      assertThat(e.getFirstTimestamp()).isEqualTo("2026-12-01T10:00:00Z");
+      assertThat(e.getSource().getComponent()).isEqualTo("stint");
+      assertThat(events.dropped()).isZero();
+    }
+  }
+
+  /** A server that accepts connections and never answers: both senders hang on their first event. */
+  @Test
+  void aFullQueueDropsEventsInsteadOfBlockingTheReconcile() throws IOException {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+             .withMasterUrl("http://127.0.0.1:" + silent.getLocalPort()).withRequestTimeout(60_000)
+             .withRequestRetryBackoffLimit(0).build()).build()) {
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", 1);
+      for (int i = 0; i < 10; i++) {
+        events.normal(JOB, "R", "event " + i); // a blocking queue would hang here
+      }
+      // ten events, two taken by the hanging senders at most, one queued: at least seven dropped
+      assertThat(events.dropped()).isBetween(7L, 9L);
+      assertThat(events.awaitSent(Duration.ofMillis(200))).isFalse();
+      events.close();
+    }
+  }
+}
