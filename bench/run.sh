@@ -5,7 +5,7 @@
 #
 # For each N and each operator: start a fresh cluster (e2e/cluster.sh, 120 kwok nodes, state in
 # $STINT_CLUSTER_DIR, default ~/.cache/stint/bench-cluster), install the CRD, measure the plain-client limit, start
-# the operator as a separate process, run the scenarios (burst, suspend, resume, complete, churn), stop the operator,
+# the operator as a separate process, run the scenarios (burst, preempt, suspend, resume, complete, churn), stop the operator,
 # stop the cluster. Then write bench/reports/<yyyy-mm-dd-HHMM>/report.md, report.json and PNG plots.
 #
 # Options:
@@ -16,11 +16,10 @@
 #                            the concurrency and 1000 QPS. Built from its Go module on first use (bench/kubeflow.sh).
 #   --concurrency=C          driver threads and the limit's concurrency (default: the reconcile threads, else 50)
 #   --reconcile-threads=T    passed to Stint as --reconcile-threads
-#   --jvm-opts="..."         JVM flags of the Stint process (default: $STINT_BENCH_JVM_OPTS, else the recommended
-#                            "-XX:+UseSerialGC -Xmx320m", with MALLOC_ARENA_MAX=2; give --jvm-opts= to run with
-#                            the JVM's defaults)
+#   --jvm-opts="..."         JVM flags of the Stint process, instead of the shipped ones of bin/stint (default:
+#                            $STINT_BENCH_JVM_OPTS if set; --jvm-opts= runs with the JVM's own defaults)
 #   --churn-seconds=S        churn window (default 120)
-#   --scenarios=LIST         subset of limit,burst,suspend,resume,complete,churn
+#   --scenarios=LIST         subset of limit,limitsvc,burst,preempt,suspend,resume,complete,churn
 #   --nodes=K                kwok nodes (default 120)
 #   --label=TEXT             free text recorded with each run
 #   --out=DIR                report folder (default bench/reports/<yyyy-mm-dd-HHMM>)
@@ -29,7 +28,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 NS="100,500"; OPERATORS="stint"; CONCURRENCY=""; THREADS=""; CHURN=120; NODES=120; SCENARIOS=""; LABEL=""; OUT=""
-JVM_OPTS="${STINT_BENCH_JVM_OPTS--XX:+UseSerialGC -Xmx320m}"
+JVM_OPTS="${STINT_BENCH_JVM_OPTS-}"; JVM_OPTS_SET="${STINT_BENCH_JVM_OPTS+yes}"
 for a in "$@"; do
   case "$a" in
     --n=*) NS="${a#*=}" ;;
@@ -37,7 +36,7 @@ for a in "$@"; do
     --operator=*) OPERATORS="${a#*=}" ;;
     --concurrency=*) CONCURRENCY="${a#*=}" ;;
     --reconcile-threads=*) THREADS="${a#*=}" ;;
-    --jvm-opts=*) JVM_OPTS="${a#*=}" ;;
+    --jvm-opts=*) JVM_OPTS="${a#*=}"; JVM_OPTS_SET=yes ;;
     --churn-seconds=*) CHURN="${a#*=}" ;;
     --scenarios=*) SCENARIOS="${a#*=}" ;;
     --nodes=*) NODES="${a#*=}" ;;
@@ -78,9 +77,9 @@ uptime | tee -a "$OUT/uptime.log" >&2
 operator_command() { # operator -> the command line that runs it, one word per line
   case "$1" in
     stint)
-      # shellcheck disable=SC2086
-      # MALLOC_ARENA_MAX=2: fewer glibc malloc arenas, less native memory outside the Java heap (env execs java)
-      printf '%s\n' env MALLOC_ARENA_MAX=2 java $JVM_OPTS -jar "$ROOT/operator/target/stint-operator.jar" run --health-port=0 \
+      # the launcher users run, with its JVM flags unless --jvm-opts replaces them (env and the launcher exec: the
+      # PID the driver measures is the JVM's)
+      printf '%s\n' env ${JVM_OPTS_SET:+"STINT_JAVA_OPTS=$JVM_OPTS"} "$ROOT/bin/stint" run --health-port=0 \
         ${THREADS:+--reconcile-threads=$THREADS} ;;
     kubeflow) bench/kubeflow.sh command ;;
     kubeflow-tuned) bench/kubeflow.sh command --controller-threads="$CONCURRENCY" --kube-api-qps=1000 --kube-api-burst=2000 ;;

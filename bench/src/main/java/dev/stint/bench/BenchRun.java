@@ -19,6 +19,8 @@ final class BenchRun {
   private static final List<String> COMPONENTS =
       List.of("kube-apiserver", "etcd", "kube-controller-manager", "kube-scheduler", "kwok");
   private static final long WARMUP_TIMEOUT_MILLIS = 300_000;
+  /** Jobs the preemption scenario suspends one at a time. */
+  private static final int PREEMPTED_JOBS = 20;
 
   private final Options o;
   private final RunResult result = new RunResult();
@@ -52,7 +54,10 @@ final class BenchRun {
       try (Sampler sampler = new Sampler(probe, runStart)) {
         Scenarios scenarios = new Scenarios(driver, probe, o.workers, o.timeoutMillis());
         if (o.scenarios.contains("limit")) {
-          limit(client, scenarios, sampler);
+          limit(client, scenarios, sampler, false);
+        }
+        if (o.scenarios.contains("limitsvc")) {
+          limit(client, scenarios, sampler, true);
         }
         Path log = o.out.resolve("runs").resolve(o.operator + "-" + o.n + "-operator.log");
         Files.createDirectories(log.getParent());
@@ -71,13 +76,14 @@ final class BenchRun {
     return result;
   }
 
-  private void limit(KubernetesClient client, Scenarios scenarios, Sampler sampler) {
-    String ns = namespace(client, "bench-limit");
+  private void limit(KubernetesClient client, Scenarios scenarios, Sampler sampler, boolean services) {
+    String ns = namespace(client, services ? "bench-limitsvc" : "bench-limit");
     try (Tracker t = new Tracker(client, ns)) {
       sampler.track(t);
-      result.scenarios.add(scenarios.limit(t, Scenarios.names("limit", o.n)));
-      // clean up outside the measurement: one collection delete with no grace period, then wait for the informer
+      result.scenarios.add(scenarios.limit(t, Scenarios.names("limit", o.n), services));
+      // clean up outside the measurement: collection deletes with no grace period, then wait for the informer
       client.pods().inNamespace(ns).withLabel("bench.stint.dev/limit").withGracePeriod(0).delete();
+      client.services().inNamespace(ns).withLabel("bench.stint.dev/limit").delete();
       long end = Time.now() + 300_000;
       while (Time.now() < end && t.views().stream().anyMatch(v -> {
         synchronized (v) {
@@ -114,6 +120,9 @@ final class BenchRun {
       try (Tracker t = new Tracker(client, ns)) {
         sampler.track(t);
         result.scenarios.add(scenarios.burst(t, jobs));
+        if (o.scenarios.contains("preempt") && operator.alive()) {
+          result.scenarios.add(scenarios.preempt(t, jobs, PREEMPTED_JOBS));
+        }
         if (o.scenarios.contains("suspend") && operator.alive()) {
           result.scenarios.add(scenarios.suspend(t, jobs));
           result.scenarios.add(scenarios.resume(t, jobs));

@@ -73,6 +73,11 @@ final class Driver implements AutoCloseable {
     call("PATCH pods", () -> client.pods().inNamespace(namespace).resource(stub).patch(MERGE, mergePatch));
   }
 
+  void createService(io.fabric8.kubernetes.api.model.Service service) {
+    call("POST services", () -> client.services().inNamespace(service.getMetadata().getNamespace()).resource(service)
+        .create());
+  }
+
   void createPod(Pod pod) {
     call("POST pods", () -> client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create());
   }

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,6 +100,29 @@ final class Manifests {
             .addNewEnv().withName("PYTHONUNBUFFERED").withValue("1").endEnv()
             .addNewPort().withName("pytorchjob-port").withContainerPort(23456).endPort()
           .endContainer()
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * The headless service a Kubeflow operator creates beside each replica's pod (its DNS name is MASTER_ADDR), for the
+   * limit that counts every object a PyTorchJob needs. Selects the pod, so the endpoint controllers do their share.
+   */
+  static Service limitService(String namespace, String job, String type, int index) {
+    String name = job + "-" + type + "-" + index;
+    return new ServiceBuilder()
+        .withNewMetadata()
+          .withName(name)
+          .withNamespace(namespace)
+          .addToLabels(Tracker.JOB_NAME_LABEL, job)
+          .addToLabels("bench.stint.dev/limit", "true")
+        .endMetadata()
+        .withNewSpec()
+          .withClusterIP("None")
+          .addToSelector(Tracker.JOB_NAME_LABEL, job)
+          .addToSelector("training.kubeflow.org/replica-type", type)
+          .addToSelector("training.kubeflow.org/replica-index", Integer.toString(index))
+          .addNewPort().withName("pytorchjob-port").withPort(23456).endPort()
         .endSpec()
         .build();
   }

@@ -8,7 +8,8 @@ import java.util.Set;
 
 /** Command line of the driver: {@code run [options] -- <operator command...>} or {@code report --out=DIR}. */
 final class Options {
-  static final List<String> ALL_SCENARIOS = List.of("limit", "burst", "suspend", "resume", "complete", "churn");
+  static final List<String> ALL_SCENARIOS = List.of("limit", "limitsvc", "burst", "preempt", "suspend", "resume",
+      "complete", "churn");
 
   String command;
   int n = 100;
@@ -95,9 +96,10 @@ final class Options {
     return Math.round((timeoutBaseSeconds + n * timeoutPerJobSeconds) * 1000);
   }
 
-  /** Scenario dependencies: suspend needs running jobs and is followed by resume; completion needs running jobs. */
+  /** Scenario dependencies: suspend, preemption and completion need running jobs; suspend is followed by resume. */
   void addDependencies() {
-    if (scenarios.contains("suspend") || scenarios.contains("resume") || scenarios.contains("complete")) {
+    if (scenarios.contains("suspend") || scenarios.contains("resume") || scenarios.contains("complete")
+        || scenarios.contains("preempt")) {
       scenarios.add("burst");
     }
     if (scenarios.contains("suspend") || scenarios.contains("resume")) {

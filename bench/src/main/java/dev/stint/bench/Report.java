@@ -19,8 +19,10 @@ final class Report {
 
   static {
     MILESTONES.put("limit", List.of("allPodsCreated", "allPodsRunning"));
+    MILESTONES.put("limitsvc", List.of("allPodsCreated", "allPodsRunning"));
     MILESTONES.put("burst", List.of("allPodsCreated", "running"));
     MILESTONES.put("suspend", List.of("active0", "noPods"));
+    MILESTONES.put("preempt", List.of("active0", "noPods"));
     MILESTONES.put("resume", List.of("allPodsCreated", "running"));
     MILESTONES.put("complete", List.of("podsDoneToSucceeded", "annotateToSucceeded"));
     MILESTONES.put("churn", List.of("running", "podsDoneToSucceeded", "createToSucceeded"));

@@ -36,9 +36,13 @@ final class Scenarios {
     return names;
   }
 
-  /** The limit: the same pods created by a plain client, one "job" (its pods one after another) per task. */
-  ScenarioResult limit(Tracker t, List<String> jobs) {
-    Probe.Scope s = probe.begin("limit", jobs.size());
+  /**
+   * The limit: the same pods created by a plain client, one "job" (its pods one after another) per task. With
+   * {@code services}, each pod's headless service too (created after the pods, as an operator does): every object a
+   * PyTorchJob needs, so the gap left to an operator is its own work (status, events, reads).
+   */
+  ScenarioResult limit(Tracker t, List<String> jobs, boolean services) {
+    Probe.Scope s = probe.begin(services ? "limitsvc" : "limit", jobs.size());
     t.clear();
     t.watch("podsCreated", v -> v.podsAdded >= podsPerJob());
     t.watch("podsRunning", v -> v.runningPods() >= podsPerJob());
@@ -50,6 +54,12 @@ final class Scenarios {
         driver.createPod(Manifests.limitPod(t.namespace(), job, "master", 0, podsPerJob()));
         for (int i = 0; i < workers; i++) {
           driver.createPod(Manifests.limitPod(t.namespace(), job, "worker", i, podsPerJob()));
+        }
+        if (services) {
+          driver.createService(Manifests.limitService(t.namespace(), job, "master", 0));
+          for (int i = 0; i < workers; i++) {
+            driver.createService(Manifests.limitService(t.namespace(), job, "worker", i));
+          }
         }
       });
     }
@@ -99,6 +109,36 @@ final class Scenarios {
     s.result.figures.put("podsDeletedPerSecond",
         rate(jobs.size() * podsPerJob(), last(t.reached("noPods")) - s.start()));
     return s.finish();
+  }
+
+  /**
+   * Scenario 2c, preemption one at a time (what Kueue does when a higher-priority workload arrives): suspend one job
+   * among the N running, wait for it to reach active 0 and no pods, then the next; at most {@code count} jobs. Each
+   * latency is one suspension on a cluster that is otherwise busy with the other running jobs, not a queue of them.
+   * The jobs are resumed afterwards (not measured), so the following scenarios find every job running.
+   */
+  ScenarioResult preempt(Tracker t, List<String> all, int count) {
+    List<String> jobs = all.subList(0, Math.min(count, all.size()));
+    Probe.Scope s = probe.begin("preempt", jobs.size());
+    t.clear();
+    t.watch("active0", v -> v.suspended && v.active == 0);
+    t.watch("noPods", v -> v.suspended && v.pods.isEmpty());
+    Map<String, Long> sent = new ConcurrentHashMap<>();
+    for (String job : jobs) {
+      sent.put(job, Time.now());
+      driver.patchJob(t.namespace(), job, Manifests.suspendPatch(true));
+      await(s, t, "noPods", List.of(job));
+    }
+    s.result.latency("active0", since(sent, t.reached("active0")));
+    s.result.latency("noPods", since(sent, t.reached("noPods")));
+    ScenarioResult result = s.finish();
+    t.clear();
+    t.watch("running", v -> v.running && !v.suspended);
+    patchAll(t, jobs, Manifests.suspendPatch(false));
+    if (!t.await("running", jobs, timeoutMillis)) {
+      result.notes.add("not every preempted job was Running again before the next scenario");
+    }
+    return result;
   }
 
   /** Scenario 2b: resume every suspended job. */

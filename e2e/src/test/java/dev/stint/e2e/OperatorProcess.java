@@ -5,7 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-/** Stint started from its jar as a separate process, as a user runs it: {@code java -jar stint-operator.jar run}. */
+/**
+ * Stint started as a separate process, as a user runs it: {@code bin/stint run}, the launcher with the shipped JVM
+ * flags (it execs java, so this process is the JVM and a SIGKILL reaches it).
+ */
 final class OperatorProcess implements AutoCloseable {
   private static int started;
   private final Process process;
@@ -24,9 +27,13 @@ final class OperatorProcess implements AutoCloseable {
     Path log = LocalCluster.ROOT.resolve("e2e/target/operator-" + (++started) + ".log");
     try {
       Files.createDirectories(log.getParent());
-      ProcessBuilder pb = new ProcessBuilder("java", "-jar", jar.toString(), "run")
+      // the JVM of this test, so CI's Java is the operator's too
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      ProcessBuilder pb = new ProcessBuilder(LocalCluster.ROOT.resolve("bin/stint").toString(), "run")
           .redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toString());
+      pb.environment().put("STINT_JAR", jar.toString());
+      pb.environment().put("JAVA", java);
       return new OperatorProcess(pb.start(), log);
     } catch (IOException e) {
       throw new IllegalStateException(e);

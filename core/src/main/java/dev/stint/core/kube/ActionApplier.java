@@ -33,9 +33,10 @@ public final class ActionApplier implements AutoCloseable {
   /**
    * Threads for the concurrent part of a batch; the reconcile thread itself does one action of each. Bounded: the
    * client multiplexes every request over one HTTP/2 connection, and the API server refuses streams beyond its limit
-   * per connection ("too many concurrent streams"), which an unbounded pool reached with 50 reconcile threads.
+   * per connection ("too many concurrent streams"), which an unbounded pool reached with 50 reconcile threads; a
+   * pool of 16 was too few (suspending 500 jobs, active 0 p99 went from 16 s to 35 s: docs/benchmarks.md).
    */
-  static final int POOL_THREADS = 16;
+  static final int POOL_THREADS = 64;
   private final ExecutorService pool;
 
   public ActionApplier(KubernetesClient client) {
