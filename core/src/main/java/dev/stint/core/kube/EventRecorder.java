@@ -29,8 +29,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
-  /** Enough for the events of several thousand jobs created at once; client-go's broadcaster queues 1000. */
-  static final int QUEUE_CAPACITY = 20_000;
+  /**
+   * The events of 500 jobs created at once (about ten each); client-go's broadcaster queues 1000. A queued event
+   * holds about a kilobyte of heap: 20 000 of them, when 2000 jobs were suspended after being created, were a tenth of
+   * the operator's live heap (docs/benchmarks.md).
+   */
+  static final int QUEUE_CAPACITY = 5_000;
   /** Few on purpose: events are the lowest-priority writes, and must not crowd out the reconciles' own requests. */
   static final int SENDERS = 2;
 

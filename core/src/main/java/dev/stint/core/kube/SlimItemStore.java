@@ -1,14 +1,24 @@
 package dev.stint.core.kube;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The informer caches' store: drops {@code metadata.managedFields} from every object it keeps, as controller-runtime's
- * {@code TransformStripManagedFields} does. Stint never reads them, and they are a large part of a cached pod (one
- * entry per field manager: the operator, the scheduler, the kubelet), so without them the caches take less memory and
- * each cached object is cheaper to clone and to hash.
+ * The informer caches' store: keeps of each object what the engine reads, as controller-runtime's cache transforms
+ * do. It drops {@code metadata.managedFields} from every object ({@code TransformStripManagedFields}): one entry per
+ * field manager (the operator, the scheduler, the kubelet), a large part of a cached pod.
+ *
+ * <p>Of a pod's spec the engine reads only the container names (which container's exit code counts) and the
+ * scheduling fields; the environment, commands, volumes and mounts it wrote itself are dropped from the cached copy.
+ * That is most of a PyTorchJob pod (ten environment variables, the init container, the service-account token volume):
+ * at 2000 jobs and 8000 pods the caches were most of the operator's heap (docs/benchmarks.md). Pods a decision
+ * creates are always built from the job's template, never from a cached pod.
  */
 public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R> {
   public SlimItemStore() {
@@ -20,6 +30,28 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
     if (obj.getMetadata() != null) {
       obj.getMetadata().setManagedFields(null);
     }
+    if (obj instanceof Pod pod && pod.getSpec() != null) {
+      slim(pod.getSpec());
+    }
     return super.put(key, obj);
+  }
+
+  private static void slim(PodSpec spec) {
+    spec.setVolumes(new ArrayList<>()); // empty, not null: readers of a cached pod need no null checks
+    slim(spec.getContainers());
+    slim(spec.getInitContainers());
+  }
+
+  private static void slim(List<Container> containers) {
+    if (containers == null) {
+      return;
+    }
+    for (Container c : containers) {
+      c.setEnv(new ArrayList<>());
+      c.setEnvFrom(new ArrayList<>());
+      c.setCommand(new ArrayList<>());
+      c.setArgs(new ArrayList<>());
+      c.setVolumeMounts(new ArrayList<>());
+    }
   }
 }

@@ -21,4 +21,32 @@ class SlimItemStoreTest {
     assertThat(cached.getMetadata().getLabels()).containsEntry("a", "b");
     assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("7");
   }
+
+  @Test
+  void keepsOfAPodSpecTheContainerNamesAndTheScheduling() {
+    Pod pod = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").endMetadata()
+        .withNewSpec().withNodeName("n1").withSchedulerName("volcano").withRestartPolicy("OnFailure")
+          .addNewInitContainer().withName("init-pytorch").withCommand("sh", "-c", "until nslookup m; do sleep 1; done")
+          .endInitContainer()
+          .addNewContainer().withName("pytorch").withImage("img").addToCommand("python3")
+            .addNewEnv().withName("RANK").withValue("1").endEnv()
+            .addNewVolumeMount().withName("token").withMountPath("/var/run").endVolumeMount()
+          .endContainer()
+          .addNewVolume().withName("token").withNewEmptyDir().endEmptyDir().endVolume()
+        .endSpec()
+        .withNewStatus().withPhase("Running").endStatus().build();
+    SlimItemStore<Pod> store = new SlimItemStore<>();
+    store.put(store.getKey(pod), pod);
+    Pod cached = store.get("ns/p");
+    assertThat(cached.getSpec().getContainers()).extracting(c -> c.getName()).containsExactly("pytorch");
+    assertThat(cached.getSpec().getContainers().get(0).getEnv()).isEmpty();
+    assertThat(cached.getSpec().getContainers().get(0).getCommand()).isEmpty();
+    assertThat(cached.getSpec().getContainers().get(0).getVolumeMounts()).isEmpty();
+    assertThat(cached.getSpec().getInitContainers()).extracting(c -> c.getName()).containsExactly("init-pytorch");
+    assertThat(cached.getSpec().getInitContainers().get(0).getCommand()).isEmpty();
+    assertThat(cached.getSpec().getVolumes()).isEmpty();
+    assertThat(cached.getSpec().getNodeName()).isEqualTo("n1");
+    assertThat(cached.getSpec().getSchedulerName()).isEqualTo("volcano");
+    assertThat(cached.getStatus().getPhase()).isEqualTo("Running");
+  }
 }
