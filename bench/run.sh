@@ -9,8 +9,8 @@
 # stop the cluster. Then write bench/reports/<yyyy-mm-dd-HHMM>/report.md, report.json and PNG plots.
 #
 # Options:
-#   --n=LIST                 jobs per scenario (default 100,500: the standard suite, about 11 minutes on 2 cores)
-#   --extended               add N=2000 (about 12 more minutes)
+#   --n=LIST                 jobs per scenario (default 100,500: the standard suite, about 12 minutes on 2 cores)
+#   --extended               add N=2000 (about 20 more minutes)
 #   --operator=LIST          stint (default); kubeflow = training-operator v1.9.3 with its upstream defaults
 #                            (1 worker thread, 20 QPS); kubeflow-tuned = the same with --controller-threads equal to
 #                            the concurrency and 1000 QPS. Built from its Go module on first use (bench/kubeflow.sh).

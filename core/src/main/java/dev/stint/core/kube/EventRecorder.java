@@ -26,15 +26,22 @@ import org.slf4j.LoggerFactory;
  * creates about ten events per job; posted inline they were half of a reconcile's API round trips, so a suspension
  * waited on them before its status could say {@code active: 0} (docs/benchmarks.md). Losing an event is not worth
  * failing or slowing a reconcile for: a full queue drops the event and counts it, a failed post is logged.
+ *
+ * <p>Under a saturated API server the senders fall behind. The job's own transitions ({@link #record}: created,
+ * running, suspended, succeeded, failed) then go first: they have a queue of their own that the senders always empty
+ * before they send the per-child events ({@link #normal}: a pod or service created or deleted), which are ten times as
+ * many and say less.
  */
 public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
   /**
-   * The events of 500 jobs created at once (about ten each); client-go's broadcaster queues 1000. A queued event
-   * holds about a kilobyte of heap: 20 000 of them, when 2000 jobs were suspended after being created, were a tenth of
-   * the operator's live heap (docs/benchmarks.md).
+   * Per-child events queued at most: those of 500 jobs created at once (about eight each); client-go's broadcaster
+   * queues 1000. A queued event holds about a kilobyte of heap: 20 000 of them, when 2000 jobs were suspended after
+   * being created, were a tenth of the operator's live heap (docs/benchmarks.md).
    */
   static final int QUEUE_CAPACITY = 5_000;
+  /** Job-level events queued at most: a few per job and transition, so 2000 jobs' worth. */
+  static final int JOB_QUEUE_CAPACITY = 2_000;
   /** Few on purpose: events are the lowest-priority writes, and must not crowd out the reconciles' own requests. */
   static final int SENDERS = 2;
 
@@ -42,22 +49,25 @@ public final class EventRecorder implements AutoCloseable {
   private final Clock clock;
   private final String component;
   private final BlockingQueue<Event> queue;
+  private final BlockingQueue<Event> jobQueue;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
   private final Thread[] senders;
   private volatile boolean stopping;
 
   public EventRecorder(KubernetesClient client, Clock clock, String component) {
-    this(client, clock, component, QUEUE_CAPACITY);
+    this(client, clock, component, QUEUE_CAPACITY, SENDERS);
   }
 
-  EventRecorder(KubernetesClient client, Clock clock, String component, int capacity) {
+  /** With a queue capacity and a number of sender threads of its own (tests: 0 senders, to read the queue order). */
+  EventRecorder(KubernetesClient client, Clock clock, String component, int capacity, int senderThreads) {
     this.client = client;
     this.clock = clock;
     this.component = component;
     this.queue = new ArrayBlockingQueue<>(capacity);
-    this.senders = new Thread[SENDERS];
-    for (int i = 0; i < SENDERS; i++) {
+    this.jobQueue = new ArrayBlockingQueue<>(Math.min(capacity, JOB_QUEUE_CAPACITY));
+    this.senders = new Thread[senderThreads];
+    for (int i = 0; i < senderThreads; i++) {
       senders[i] = new Thread(this::send, "stint-events-" + (i + 1));
       senders[i].setDaemon(true);
       senders[i].start();
@@ -70,12 +80,13 @@ public final class EventRecorder implements AutoCloseable {
     } else {
       LOG.info("{}: {}", event.reason(), event.message());
     }
-    enqueue(job, event.type().name(), event.reason(), event.message());
+    enqueue(jobQueue, job, event.type().name(), event.reason(), event.message());
   }
 
+  /** An event about one of the job's children (a pod or service created or deleted): sent after the job's own. */
   public void normal(HasMetadata job, String reason, String message) {
     LOG.debug("{}: {}", reason, message);
-    enqueue(job, "Normal", reason, message);
+    enqueue(queue, job, "Normal", reason, message);
   }
 
   /** Events dropped because the queue was full, since the start. */
@@ -90,7 +101,7 @@ public final class EventRecorder implements AutoCloseable {
    */
   public boolean awaitSent(Duration timeout) {
     long end = System.nanoTime() + timeout.toNanos();
-    while (!queue.isEmpty() || inFlight.get() > 0) {
+    while (inFlight.get() > 0) {
       if (System.nanoTime() > end) {
         return false;
       }
@@ -114,14 +125,14 @@ public final class EventRecorder implements AutoCloseable {
     }
   }
 
-  private void enqueue(HasMetadata job, String type, String reason, String message) {
+  private void enqueue(BlockingQueue<Event> into, HasMetadata job, String type, String reason, String message) {
     Event event = event(job, type, reason, message);
     // counted before it is visible to a sender, so awaitSent never sees an empty queue with this event unsent
     inFlight.incrementAndGet();
-    if (!queue.offer(event)) {
+    if (!into.offer(event)) {
       inFlight.decrementAndGet();
       if (dropped.incrementAndGet() % 1000 == 1) {
-        LOG.warn("Event queue full ({} events): dropped {} on {} ({} dropped so far)", queue.size(), reason,
+        LOG.warn("Event queue full ({} events): dropped {} on {} ({} dropped so far)", into.size(), reason,
             job.getMetadata().getName(), dropped.get());
       }
     }
@@ -131,7 +142,7 @@ public final class EventRecorder implements AutoCloseable {
     while (!stopping) {
       Event event;
       try {
-        event = queue.poll(1, TimeUnit.SECONDS);
+        event = next();
       } catch (InterruptedException e) {
         return;
       }
@@ -149,6 +160,13 @@ public final class EventRecorder implements AutoCloseable {
         inFlight.decrementAndGet();
       }
     }
+  }
+
+  /** The next event to send, job events first; null after 100 ms without any. */
+  Event next() throws InterruptedException {
+    Event event = jobQueue.poll();
+    // a job event that arrives while this waits is taken on the next turn, within 100 ms
+    return event != null ? event : queue.poll(100, TimeUnit.MILLISECONDS);
   }
 
   private Event event(HasMetadata job, String type, String reason, String message) {

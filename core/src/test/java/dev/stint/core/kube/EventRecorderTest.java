@@ -58,7 +58,7 @@ class EventRecorderTest {
          KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
              .withMasterUrl("http://127.0.0.1:" + silent.getLocalPort()).withRequestTimeout(60_000)
              .withRequestRetryBackoffLimit(0).build()).build()) {
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", 1);
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", 1, EventRecorder.SENDERS);
       for (int i = 0; i < 10; i++) {
         events.normal(JOB, "R", "event " + i); // a blocking queue would hang here
       }
@@ -67,5 +67,17 @@ class EventRecorderTest {
       assertThat(events.awaitSent(Duration.ofMillis(200))).isFalse();
       events.close();
     }
+  }
+
+  @Test
+  void theJobsOwnEventsGoBeforeThoseOfItsChildren() throws InterruptedException {
+    EventRecorder events = new EventRecorder(null, Clock.systemUTC(), "stint", 10, 0);
+    events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-0");
+    events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-1");
+    events.record(JOB, JobEvent.normal("JSucceeded", "j succeeded"));
+    assertThat(events.next().getReason()).isEqualTo("JSucceeded");
+    assertThat(events.next().getMessage()).isEqualTo("Created pod: j-worker-0");
+    assertThat(events.next().getMessage()).isEqualTo("Created pod: j-worker-1");
+    assertThat(events.next()).isNull();
   }
 }
