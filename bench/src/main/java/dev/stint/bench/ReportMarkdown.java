@@ -117,6 +117,9 @@ final class ReportMarkdown {
       return;
     }
     List<String> ops = new ArrayList<>(operators);
+    if (ops.remove("stint")) {
+      ops.add(0, "stint"); // Stint against the other, whatever the order the runs were read in
+    }
     String a = ops.get(0);
     String b = ops.get(1);
     md.append("## ").append(a).append(" vs ").append(b).append("\n\n");
