@@ -21,8 +21,8 @@ import org.slf4j.MDC;
  * (404) count as done, so a pass that runs on a stale cache, or again after an operator restart, is harmless. Any
  * other error is thrown: the reconcile is retried with backoff.
  *
- * <p>The reconciler applies a pass in two steps around its status write: {@link #podActions} first, then
- * {@link #otherActions}. Within a step, independent actions of one kind (the pods of a pass, the services of a pass)
+ * <p>The reconciler applies a pass in two steps around its status write: {@link #beforeStatus} first, then
+ * {@link #afterStatus}. Within a step, independent actions of one kind (the pods of a pass, the services of a pass)
  * go out concurrently, so suspending or starting a job of n replicas costs one API round trip instead of n; each
  * kind still waits for the one before it, so the order the decision gave between kinds holds.
  */
@@ -53,18 +53,24 @@ public final class ActionApplier implements AutoCloseable {
     return client;
   }
 
-  /** The actions on pods, which the status reports on (active counts, Running, Suspended): applied before it. */
-  public static List<Action> podActions(List<Action> actions) {
-    return actions.stream().filter(ActionApplier::onPod).toList();
+  /**
+   * What the status reports on or the job needs to run: pod changes, and the creation of services and supporting
+   * objects. Applied before the status, so a status never tells of pods whose services are still to come.
+   */
+  public static List<Action> beforeStatus(List<Action> actions) {
+    return actions.stream().filter(a -> !removal(a)).toList();
   }
 
-  /** Services, supporting objects and the job itself: applied after the status. */
-  public static List<Action> otherActions(List<Action> actions) {
-    return actions.stream().filter(a -> !onPod(a)).toList();
+  /**
+   * Removals of services, supporting objects and the job itself: applied after the status, so a suspension reads
+   * {@code active: 0} as soon as its pods are being deleted, without waiting for the rest to go.
+   */
+  public static List<Action> afterStatus(List<Action> actions) {
+    return actions.stream().filter(ActionApplier::removal).toList();
   }
 
-  private static boolean onPod(Action a) {
-    return a instanceof Action.CreatePod || a instanceof Action.DeletePod;
+  private static boolean removal(Action a) {
+    return a instanceof Action.DeleteService || a instanceof Action.DeleteResource || a instanceof Action.DeleteJob;
   }
 
   /**

@@ -39,7 +39,7 @@ import org.slf4j.MDC;
 
 /**
  * The JOSDK entry point for one kind: observe (children from the informer caches), decide ({@link JobDecider}, pure),
- * act ({@link ActionApplier}: pods, then status and events, then the other children). Events are sent in the
+ * act ({@link ActionApplier}: pods and new children, then status and events, then removals). Events are sent in the
  * background. One instance is registered per framework, with an explicit controller configuration, because JOSDK
  * cannot infer a generic reconciler's resource class.
  *
@@ -239,15 +239,15 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       return UpdateControl.noUpdate();
     }
     boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
-    // pods, then status, then the rest: the status reports on the pods (a suspension's active 0 is what Kueue waits
-    // for), and need not wait for services, supporting objects or events
-    applier.apply(job, ActionApplier.podActions(decision.actions()), events);
+    // children first, then status, then removals: the status reports on the pods (a suspension's active 0 is what
+    // Kueue waits for), and need not wait for services or supporting objects to be deleted
+    applier.apply(job, ActionApplier.beforeStatus(decision.actions()), events);
     if (!deleted && !Objects.equals(decision.status(), job.getStatus())) {
       statusWriter.write(job, decision.status(), jobType);
     }
     // the events tell of the status transitions just written: recorded with them, even if a later action fails
     decision.events().forEach(e -> events.record(job, e));
-    applier.apply(job, ActionApplier.otherActions(decision.actions()), events);
+    applier.apply(job, ActionApplier.afterStatus(decision.actions()), events);
     UpdateControl<J> control = UpdateControl.noUpdate();
     if (decision.requeueAfter().isPresent()) {
       control.rescheduleAfter(decision.requeueAfter().get().plusMillis(500));

@@ -53,13 +53,13 @@ class ActionApplierTest {
   }
 
   @Test
-  void splitsAPassIntoPodActionsAndTheRest() {
+  void splitsAPassIntoWhatComesBeforeTheStatusAndTheRemovalsAfterIt() {
     List<Action> pass = List.of(new Action.CreatePod(pod("a")), new Action.CreateService(service("a")),
-        new Action.DeletePod("b", "scaled down"), new Action.DeleteJob());
-    assertThat(ActionApplier.podActions(pass)).extracting(Object::toString)
-        .containsExactly("CreatePod(a)", "DeletePod[name=b, why=scaled down]");
-    assertThat(ActionApplier.otherActions(pass)).extracting(Object::toString)
-        .containsExactly("CreateService(a)", "DeleteJob[]");
+        new Action.DeletePod("b", "scaled down"), new Action.DeleteService("b"), new Action.DeleteJob());
+    assertThat(ActionApplier.beforeStatus(pass)).extracting(Object::toString)
+        .containsExactly("CreatePod(a)", "CreateService(a)", "DeletePod[name=b, why=scaled down]");
+    assertThat(ActionApplier.afterStatus(pass)).extracting(Object::toString)
+        .containsExactly("DeleteService[name=b]", "DeleteJob[]");
   }
 
   @Nested
