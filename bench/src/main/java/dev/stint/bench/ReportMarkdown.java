@@ -30,8 +30,7 @@ final class ReportMarkdown {
       new Metric("burst/limit pod rate", Targets::podRateRatio),
       new Metric("limit with services: pods created/s",
           r -> Targets.fig(r.scenario("limitsvc"), "podsCreatedPerSecond")),
-      new Metric("burst/limit-with-services pod rate", r -> Targets.fig(r.scenario("burst"), "podsCreatedPerSecond")
-          / Targets.fig(r.scenario("limitsvc"), "podsCreatedPerSecond")),
+      new Metric("burst/limit-with-services pod rate", r -> Targets.podRateRatio(r, "limitsvc")),
       new Metric("burst: all pods created p99 (s)", r -> p99(r, "burst", "allPodsCreated")),
       new Metric("burst: Running p50 (s)", r -> p50(r, "burst", "running")),
       new Metric("burst: Running p99 (s)", r -> p99(r, "burst", "running")),

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * The burst, suspend, resume and completion scenarios on one set of jobs, and the plain-client limit. Every latency
@@ -12,6 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * milestone; scenarios wait on the informers' local state only.
  */
 final class Scenarios {
+  /** The milestones of a suspension, the same for a preempted job and for all jobs suspended at once. */
+  static final Predicate<JobView> SUSPENDED_INACTIVE = v -> v.suspended && v.active == 0;
+  static final Predicate<JobView> SUSPENDED_NO_PODS = v -> v.suspended && v.pods.isEmpty();
+  static final Predicate<JobView> RUNNING_AGAIN = v -> v.running && !v.suspended;
+
   private final Driver driver;
   private final Probe probe;
   private final int workers;
@@ -97,8 +103,8 @@ final class Scenarios {
   ScenarioResult suspend(Tracker t, List<String> jobs) {
     Probe.Scope s = probe.begin("suspend", jobs.size());
     t.clear();
-    t.watch("active0", v -> v.suspended && v.active == 0);
-    t.watch("noPods", v -> v.suspended && v.pods.isEmpty());
+    t.watch("active0", SUSPENDED_INACTIVE);
+    t.watch("noPods", SUSPENDED_NO_PODS);
     Map<String, Long> sent = patchAll(t, jobs, Manifests.suspendPatch(true));
     await(s, t, "active0", jobs);
     await(s, t, "noPods", jobs);
@@ -121,8 +127,8 @@ final class Scenarios {
     List<String> jobs = all.subList(0, Math.min(count, all.size()));
     Probe.Scope s = probe.begin("preempt", jobs.size());
     t.clear();
-    t.watch("active0", v -> v.suspended && v.active == 0);
-    t.watch("noPods", v -> v.suspended && v.pods.isEmpty());
+    t.watch("active0", SUSPENDED_INACTIVE);
+    t.watch("noPods", SUSPENDED_NO_PODS);
     Map<String, Long> sent = new ConcurrentHashMap<>();
     for (String job : jobs) {
       sent.put(job, Time.now());
@@ -133,7 +139,7 @@ final class Scenarios {
     s.result.latency("noPods", since(sent, t.reached("noPods")));
     ScenarioResult result = s.finish();
     t.clear();
-    t.watch("running", v -> v.running && !v.suspended);
+    t.watch("running", RUNNING_AGAIN);
     patchAll(t, jobs, Manifests.suspendPatch(false));
     if (!t.await("running", jobs, timeoutMillis)) {
       result.notes.add("not every preempted job was Running again before the next scenario");
@@ -146,7 +152,7 @@ final class Scenarios {
     Probe.Scope s = probe.begin("resume", jobs.size());
     t.clear();
     t.watch("podsCreated", v -> v.podsAdded >= podsPerJob());
-    t.watch("running", v -> v.running && !v.suspended);
+    t.watch("running", RUNNING_AGAIN);
     Map<String, Long> sent = patchAll(t, jobs, Manifests.suspendPatch(false));
     await(s, t, "podsCreated", jobs);
     await(s, t, "running", jobs);

@@ -45,7 +45,12 @@ final class Targets {
   }
 
   static double podRateRatio(RunResult r) {
-    return fig(r.scenario("burst"), "podsCreatedPerSecond") / fig(r.scenario("limit"), "podsCreatedPerSecond");
+    return podRateRatio(r, "limit");
+  }
+
+  /** The burst's pod rate over that of a limit scenario ({@code limit} or {@code limitsvc}). */
+  static double podRateRatio(RunResult r, String limit) {
+    return fig(r.scenario("burst"), "podsCreatedPerSecond") / fig(r.scenario(limit), "podsCreatedPerSecond");
   }
 
   static double peakRss(RunResult r) {

@@ -13,6 +13,7 @@ import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.Cloner;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.ResolvedControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
@@ -74,7 +75,7 @@ public final class StintOperator implements AutoCloseable {
   }
 
   /** Hands the reconciler the cached resource itself: the engine treats it as read-only. */
-  private static final class SharedResourceCloner implements io.javaoperatorsdk.operator.api.config.Cloner {
+  private static final class SharedResourceCloner implements Cloner {
     @Override
     public <R extends HasMetadata> R clone(R object) {
       return object;
