@@ -17,6 +17,7 @@ import io.javaoperatorsdk.operator.api.config.Cloner;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.ResolvedControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -160,9 +161,25 @@ public final class StintOperator implements AutoCloseable {
         Operator operator, TrainingJobReconciler<J> reconciler, TrainingFramework<J> framework) {
       String name = framework.controllerName();
       return new ResolvedControllerConfiguration<>(name, true, reconciler.getClass().getCanonicalName(),
-          null, null, Duration.ofHours(10), null, null, name, operator.getConfigurationService(),
+          unlimitedRetry(), null, Duration.ofHours(10), null, null, name, operator.getConfigurationService(),
           InformerConfiguration.builder(framework.jobType()).withName(name)
-              .withItemStore(new SlimItemStore<>()).buildForController(), false, null);
+              .withItemStore(new SlimItemStore<>())
+              // no finalizer, so this is where the engine learns that a job is gone and forgets it
+              .withOnDeleteFilter((job, finalStateUnknown) -> {
+                reconciler.forget(job.getMetadata().getUid());
+                return true;
+              })
+              .buildForController(), false, null);
+    }
+
+    /**
+     * For failures the reconciler does not handle itself (refusals are retried by the reconciler, with events):
+     * retried with capped exponential backoff for as long as they last, never "exhausted" (JOSDK's default gives up
+     * after 5 attempts and waits for the 10-hour resync).
+     */
+    private static GenericRetry unlimitedRetry() {
+      return new GenericRetry().setInitialInterval(1000).setIntervalMultiplier(2).setMaxInterval(60_000)
+          .withoutMaxAttempts();
     }
 
     private static String sourceOf(TrainingFramework<?> framework) {

@@ -3,21 +3,46 @@ package dev.stint.core.decision;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
+import java.util.function.Supplier;
 
 /** A change to the cluster that a decision asks the I/O layer to make. Names are in the job's namespace. */
 public sealed interface Action {
 
-  /** Create a pod; an existing pod of the same name means the action already happened. */
-  record CreatePod(Pod pod) implements Action {
-    @Override public String toString() { return "CreatePod(" + pod.getMetadata().getName() + ")"; }
+  /**
+   * Create a pod; an existing pod of the same name that the job owns means the action already happened. The pod is
+   * built when it is sent ({@link #pod()}), so that a pass holds only the pods of the wave in flight, not all of a
+   * large job's (a TFJob's {@code TF_CONFIG} lists every replica, so its pods grow with the job).
+   */
+  record CreatePod(String name, Supplier<Pod> recipe) implements Action {
+    public CreatePod(Pod pod) {
+      this(pod.getMetadata().getName(), () -> pod);
+    }
+
+    /** Builds the pod (again on every call: a pure function of the job). */
+    public Pod pod() { return recipe.get(); }
+
+    @Override public String toString() { return "CreatePod(" + name + ")"; }
   }
 
-  /** Delete a pod with its own termination grace period. */
-  record DeletePod(String name, String why) implements Action { }
+  /**
+   * Delete a pod with its own termination grace period; with {@code resourceVersion} set, only if the pod is still
+   * as observed (a pod that has changed since, for example ended, is left for the next pass to judge).
+   */
+  record DeletePod(String name, String why, String resourceVersion) implements Action {
+    public DeletePod(String name, String why) {
+      this(name, why, null);
+    }
+  }
 
-  /** Create a headless service. */
-  record CreateService(Service service) implements Action {
-    @Override public String toString() { return "CreateService(" + service.getMetadata().getName() + ")"; }
+  /** Create a headless service, built when it is sent, as {@link CreatePod}. */
+  record CreateService(String name, Supplier<Service> recipe) implements Action {
+    public CreateService(Service service) {
+      this(service.getMetadata().getName(), () -> service);
+    }
+
+    public Service service() { return recipe.get(); }
+
+    @Override public String toString() { return "CreateService(" + name + ")"; }
   }
 
   /** Delete a service. */

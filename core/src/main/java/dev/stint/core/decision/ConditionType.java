@@ -4,7 +4,12 @@ package dev.stint.core.decision;
 public enum ConditionType {
   Created, Running, Restarting, Succeeded, Suspended, Failed,
   /** A Stint addition: the success policy held while some replicas failed (set just before Succeeded). */
-  PartiallySucceeded;
+  PartiallySucceeded,
+  /**
+   * A Stint addition, as on a ReplicaSet: the API server refuses the job's children for a reason that heals (quota,
+   * throttling, server errors), and the operator keeps retrying. Removed once a pass goes through.
+   */
+  ReplicaFailure;
 
   /** The reason used with this condition: {@code <Kind><Type>}, for example {@code PyTorchJobRunning}. */
   public String reason(String kind) {

@@ -46,6 +46,11 @@ final class Conditions {
     return true;
   }
 
+  /** Removes a condition; returns true when it was there. */
+  static boolean remove(JobStatus status, ConditionType type) {
+    return status.getConditions() != null && status.getConditions().removeIf(c -> type.name().equals(c.getType()));
+  }
+
   private static boolean excludes(ConditionType adding, JobCondition existing) {
     String t = existing.getType();
     return adding.name().equals(t)

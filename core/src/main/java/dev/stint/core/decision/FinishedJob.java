@@ -1,7 +1,10 @@
 package dev.stint.core.decision;
 
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.ReplicaId;
+import dev.stint.spi.api.ReplicaStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.SortedSet;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -10,6 +13,10 @@ import java.time.Instant;
  * replicas still running are stopped (upstream leaves them running and holding quota); finished pods are kept or
  * deleted as {@code cleanPodPolicy} says; supporting objects are deleted; the job is deleted once
  * {@code ttlSecondsAfterFinished} has passed. A finished job ignores {@code suspend}.
+ *
+ * <p>A running pod is deleted only as it was observed (a resource-version precondition): one that ended meanwhile is
+ * kept, and the next pass counts it as what it did ({@link #countEnded}): the informer cache can lag a pod's end by a
+ * few milliseconds, just when the job ends.
  */
 final class FinishedJob {
 
@@ -26,15 +33,51 @@ final class FinishedJob {
         continue;
       }
       String name = pod.getMetadata().getName();
-      deleteOnce(out, new Action.DeletePod(name, state.finished() ? "cleanPodPolicy All" : "job finished"));
+      deleteOnce(out, state.finished() ? new Action.DeletePod(name, "cleanPodPolicy All")
+          : new Action.DeletePod(name, "job finished", pod.getMetadata().getResourceVersion()));
       observed.service(name).ifPresent(s -> deleteOnce(out, new Action.DeleteService(name)));
     }
     SupportingResources.deleteRunningOnly(out, observed);
+    countEnded(out, observed);
     out.status().getReplicaStatuses().values().forEach(r -> r.setActive(0));
     if (out.status().getCompletionTime() == null) {
       out.status().setCompletionTime(ctx.nowString());
     }
     expire(out);
+  }
+
+  /**
+   * Adds the replicas whose pods ended on their own (no deletion asked) and are not counted yet: a success, or a
+   * failure that its restart policy does not retry. Idempotent: an index already listed is not counted again.
+   */
+  private static <J extends TrainingJob<?>> void countEnded(DecisionBuilder<J> out, Observed observed) {
+    JobContext<J> ctx = out.ctx();
+    for (String type : ctx.replicaSpecs().keySet()) {
+      var byIndex = observed.podsByIndex(new ReplicaId(type, 0).typeLabel());
+      if (byIndex.isEmpty()) {
+        continue;
+      }
+      ReplicaStatus rs = out.replicaStatus(type);
+      SortedSet<Integer> succeeded = IndexIntervals.parse(rs.getSucceededIndexes());
+      SortedSet<Integer> failed = IndexIntervals.parse(rs.getFailedIndexes());
+      byIndex.forEach((index, pods) -> pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+          .forEach(pod -> {
+            PodState state = PodState.of(pod);
+            if (succeeded.contains(index) || failed.contains(index)) {
+              return;
+            }
+            if (state == PodState.SUCCEEDED) {
+              succeeded.add(index);
+              rs.setSucceeded(rs.succeeded() + 1);
+            } else if (state == PodState.FAILED && !PodState.disrupted(pod)
+                && !RestartPolicies.retries(ctx.restartPolicy(type), PodState.exitCode(pod, ctx.exitCodeContainer(pod)))) {
+              failed.add(index);
+              rs.setFailed(rs.failed() + 1);
+            }
+          }));
+      rs.setSucceededIndexes(IndexIntervals.format(succeeded));
+      rs.setFailedIndexes(IndexIntervals.format(failed));
+    }
   }
 
   private static void deleteOnce(DecisionBuilder<?> out, Action action) {

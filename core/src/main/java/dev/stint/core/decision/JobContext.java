@@ -102,6 +102,15 @@ public final class JobContext<J extends TrainingJob<?>> {
   }
 
   /** The container named as the framework's default, or the first container; null when there is none. */
+  /** The container whose exit code counts: the one of the framework's default name, else the pod's first. */
+  public String exitCodeContainer(io.fabric8.kubernetes.api.model.Pod pod) {
+    if (defaults().namesContainer()) {
+      return defaults().containerName();
+    }
+    Container first = defaultContainer(pod.getSpec());
+    return first == null ? "" : first.getName();
+  }
+
   public Container defaultContainer(PodSpec spec) {
     if (spec == null || spec.getContainers() == null || spec.getContainers().isEmpty()) {
       return null;

@@ -88,6 +88,22 @@ public final class JobDecider {
    * @param message the failure, naming the framework and what it threw
    */
   public static Decision failedByFramework(TrainingJob<?> job, String message, Instant now) {
+    return failedWith(job, "Failed", message, now);
+  }
+
+  /**
+   * The decision for a job one of whose children the API server refused for good, or whose child's name another
+   * object holds: as {@link #failedByFramework}, with reason {@code <Kind>FailedCreate} and a message naming the job,
+   * the child and the refusal. The same for every kind.
+   *
+   * @param refusal what was refused and why, in the API server's words
+   */
+  public static Decision failedToCreate(TrainingJob<?> job, String refusal, Instant now) {
+    String kind = HasMetadata.getKind(job.getClass());
+    return failedWith(job, "FailedCreate", kind + " " + job.getMetadata().getName() + " failed: " + refusal, now);
+  }
+
+  private static Decision failedWith(TrainingJob<?> job, String reasonSuffix, String message, Instant now) {
     String kind = HasMetadata.getKind(job.getClass());
     String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
     JobStatus status = job.getStatus() == null ? new JobStatus() : job.getStatus().copy();
@@ -96,8 +112,9 @@ public final class JobDecider {
     if (Conditions.set(status, ConditionType.Created, true, kind + "Created", created, time)) {
       events.add(JobEvent.normal(kind + "Created", created));
     }
-    if (Conditions.set(status, ConditionType.Failed, true, kind + "Failed", message, time)) {
-      events.add(JobEvent.warning(kind + "Failed", message));
+    Conditions.remove(status, ConditionType.ReplicaFailure);
+    if (Conditions.set(status, ConditionType.Failed, true, kind + reasonSuffix, message, time)) {
+      events.add(JobEvent.warning(kind + reasonSuffix, message));
       if (status.getCompletionTime() == null) {
         status.setCompletionTime(time);
       }

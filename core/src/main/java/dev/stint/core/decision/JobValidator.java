@@ -1,6 +1,8 @@
 package dev.stint.core.decision;
 
+import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
@@ -25,8 +27,39 @@ final class JobValidator {
       errors.add(field + ": must have at least one replica type");
     }
     specs.forEach((type, spec) -> validateReplica(ctx, field + "." + type, type, spec, errors));
+    if (errors.isEmpty()) {
+      validateSize(ctx, field, errors);
+    }
     errors.addAll(ctx.framework().validate(ctx.job()));
     return errors;
+  }
+
+  /**
+   * The limits of {@link ReplicaLimits}, with the kind's own pod names (a plugin's may differ from Kubeflow's): the
+   * longest pod name, which is also its service's and its hostname, must fit a DNS label.
+   */
+  private static <J extends TrainingJob<?>> void validateSize(JobContext<J> ctx, String field, List<String> errors) {
+    long total = 0;
+    String longest = "";
+    for (String type : ctx.replicaSpecs().keySet()) {
+      int replicas = ctx.replicas(type);
+      total += replicas;
+      if (replicas > ReplicaLimits.MAX_PER_TYPE) {
+        errors.add(field + "." + type + ".replicas: must be no more than " + ReplicaLimits.MAX_PER_TYPE);
+      } else if (replicas > 0) {
+        String last = ctx.podName(new ReplicaId(type, replicas - 1));
+        longest = last.length() > longest.length() ? last : longest;
+      }
+    }
+    if (total > ReplicaLimits.MAX_PER_JOB) {
+      errors.add(field + ": at most " + ReplicaLimits.MAX_PER_JOB + " replicas in all, not " + total);
+    }
+    if (longest.length() > ReplicaLimits.MAX_NAME) {
+      int room = ReplicaLimits.MAX_NAME - (longest.length() - ctx.name().length());
+      errors.add("metadata.name: must be no more than " + Math.max(room, 0) + " characters for this job: its pod and "
+          + "service " + longest + " would be " + longest.length() + " characters, and such names are at most "
+          + ReplicaLimits.MAX_NAME);
+    }
   }
 
   private static <J extends TrainingJob<?>> void validateReplica(JobContext<J> ctx, String field, String type,

@@ -4,7 +4,6 @@ import dev.stint.core.decision.ReplicaTally.TypeTally;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +14,9 @@ import java.util.NavigableMap;
  * deletes indexes at or above {@code replicas}, restarts failed pods that the restart policy retries, and tallies
  * what every pod is doing. A pod is only created when no pod of its name is observed, so a restarted operator, or a
  * pass that runs before the cache saw an earlier create, never makes a duplicate.
+ *
+ * <p>A pass creates at most {@link #MAX_CREATES_PER_PASS} pods and asks to be called again for the rest: a job of
+ * thousands of replicas reports its status after each part, and no pass holds more than that many creations.
  */
 final class ReplicaSync<J extends TrainingJob<?>> {
   private final DecisionBuilder<J> out;
@@ -24,6 +26,9 @@ final class ReplicaSync<J extends TrainingJob<?>> {
   private final int priorRestarts;
   /** Replicas whose pod is missing; created once every type has been tallied (see readyToCreate). */
   private final List<ReplicaId> missing = new java.util.ArrayList<>();
+  /** Pod creations one pass asks for at most; the rest come in the passes after it. */
+  static final int MAX_CREATES_PER_PASS = 500;
+  private int creations;
 
   ReplicaSync(DecisionBuilder<J> out, Observed observed) {
     this.out = out;
@@ -39,6 +44,10 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     }
     var outcomes = tally.outcomes();
     for (ReplicaId id : missing) {
+      if (creations >= MAX_CREATES_PER_PASS) {
+        out.requeueAfter(java.time.Duration.ofSeconds(1)); // the created pods' events usually come first
+        break;
+      }
       if (ctx.framework().readyToCreate(ctx.job(), id, outcomes)) {
         create(id, true);
       }
@@ -76,13 +85,15 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     observed.service(ctx.podName(id)).ifPresent(s -> out.act(new Action.DeleteService(s.getMetadata().getName())));
   }
 
+  /** Asks for the replica's pod and service, built only when they are sent (see {@link Action.CreatePod}). */
   private void create(ReplicaId id, boolean withPod) {
-    Pod pod = DesiredPods.build(ctx, id);
+    String name = ctx.podName(id);
     if (withPod) {
-      out.act(new Action.CreatePod(pod));
+      creations++;
+      out.act(new Action.CreatePod(name, () -> DesiredPods.build(ctx, id)));
     }
-    if (ctx.framework().servicePerPod() && observed.service(ctx.podName(id)).isEmpty()) {
-      out.act(new Action.CreateService(DesiredServices.build(ctx, id, pod)));
+    if (ctx.framework().servicePerPod() && observed.service(name).isEmpty()) {
+      out.act(new Action.CreateService(name, () -> DesiredServices.build(ctx, id, DesiredPods.build(ctx, id))));
     }
   }
 
@@ -115,7 +126,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
       return;
     }
     String policy = ctx.restartPolicy(id.type());
-    int exitCode = PodState.exitCode(pod, exitCodeContainer(pod));
+    int exitCode = PodState.exitCode(pod, ctx.exitCodeContainer(pod));
     if (!RestartPolicies.retries(policy, exitCode)) {
       t.failedForGood.put(id.index(), exitCode);
       return;
@@ -129,15 +140,6 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     out.act(new Action.DeletePod(pod.getMetadata().getName(), "restart after exit code " + exitCode));
     out.condition(ConditionType.Restarting, true, "Restarting",
         "job " + ctx.name() + " is restarting because " + id.type() + " replica(s) failed.");
-  }
-
-  /** The container whose exit code counts: the one of the framework's default name, else the pod's first. */
-  private String exitCodeContainer(Pod pod) {
-    if (ctx.defaults().namesContainer()) {
-      return ctx.defaults().containerName();
-    }
-    Container first = ctx.defaultContainer(pod.getSpec());
-    return first == null ? "" : first.getName();
   }
 
   /** Container restarts in running pods of types whose restart policy lets the kubelet restart them (upstream). */

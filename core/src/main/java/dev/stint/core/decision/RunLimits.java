@@ -23,7 +23,9 @@ final class RunLimits {
     }
     Instant deadline = Instant.parse(start).plusSeconds(seconds);
     if (!ctx.now().isBefore(deadline)) {
-      return Optional.of("Job " + ctx.name() + " has failed because it was active longer than specified deadline");
+      // upstream's words, then the field, which upstream's message does not name
+      return Optional.of("Job " + ctx.name() + " has failed because it was active longer than specified deadline"
+          + " (spec.runPolicy.activeDeadlineSeconds: " + seconds + ")");
     }
     out.requeueAfter(Duration.between(ctx.now(), deadline));
     return Optional.empty();

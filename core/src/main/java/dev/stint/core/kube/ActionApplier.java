@@ -2,6 +2,7 @@ package dev.stint.core.kube;
 
 import dev.stint.core.decision.Action;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -12,14 +13,17 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Carries out a decision's actions against the API server. Creating what exists (409) and deleting what is gone
- * (404) count as done, so a pass that runs on a stale cache, or again after an operator restart, is harmless. Any
- * other error is thrown: the reconcile is retried with backoff.
+ * Carries out a decision's actions against the API server. Creating what the job already owns (409, and the existing
+ * object's controller is the job) and deleting what is gone (404) count as done, so a pass that runs on a stale cache,
+ * or again after an operator restart, is harmless. A creation that can never succeed (the API server refuses the
+ * object as invalid or forbidden, or another object holds its name) throws {@link ChildRefused}, which ends the job;
+ * any other error is thrown as it came, and the reconciler retries it ({@link ApiRefusal} sorts them).
  *
  * <p>The reconciler applies a pass in two steps around its status write: {@link #beforeStatus} first, then
  * {@link #afterStatus}. Within a step, independent actions of one kind (the pods of a pass, the services of a pass)
@@ -98,8 +102,28 @@ public final class ActionApplier implements AutoCloseable {
         || a instanceof Action.DeleteService;
   }
 
-  /** Runs the batch, one action on this thread and the rest on the pool; the first failure is rethrown. */
+  /**
+   * Runs the batch, one action on this thread and the rest on the pool; the first failure is rethrown. Creations go
+   * out in growing waves (1, 2, 4, ... up to {@link #MAX_WAVE}), each only once the one before it succeeded, as the
+   * batch Job controller's slow start: a refused pod of a large job costs one request, not thousands, and only one
+   * wave of built pods is held at a time.
+   */
   private void applyBatch(HasMetadata job, String ns, List<Action> batch, EventRecorder events) {
+    boolean creations = batch.get(0) instanceof Action.CreatePod || batch.get(0) instanceof Action.CreateService;
+    int wave = creations ? 1 : batch.size();
+    int i = 0;
+    while (i < batch.size()) {
+      int end = Math.min(batch.size(), i + wave);
+      applyConcurrently(job, ns, batch.subList(i, end), events);
+      i = end;
+      wave = Math.min(MAX_WAVE, wave * 2);
+    }
+  }
+
+  /** Creations sent at once at most: the pool's threads and this one. */
+  static final int MAX_WAVE = POOL_THREADS + 1;
+
+  private void applyConcurrently(HasMetadata job, String ns, List<Action> batch, EventRecorder events) {
     if (batch.size() == 1) {
       applyOne(job, ns, batch.get(0), events);
       return;
@@ -129,16 +153,17 @@ public final class ActionApplier implements AutoCloseable {
         f.join();
       } catch (CompletionException e) {
         RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
-        if (first == null) {
-          first = cause;
-        } else {
-          first.addSuppressed(cause);
-        }
+        first = first == null ? cause : moreTelling(first, cause);
       }
     }
     if (first != null) {
       throw first;
     }
+  }
+
+  /** Of two failures of one wave, the one that ends the job wins: it is the one the user must act on. */
+  private static RuntimeException moreTelling(RuntimeException a, RuntimeException b) {
+    return !(a instanceof ChildRefused) && b instanceof ChildRefused ? b : a;
   }
 
   @Override
@@ -148,22 +173,24 @@ public final class ActionApplier implements AutoCloseable {
 
   private void applyOne(HasMetadata job, String ns, Action action, EventRecorder events) {
     if (action instanceof Action.CreatePod a) {
-      if (create(() -> client.pods().inNamespace(ns).resource(a.pod()).create())) {
-        events.normal(job, "SuccessfulCreatePod", "Created pod: " + a.pod().getMetadata().getName());
+      if (create(job, "Pod", a.name(), () -> client.pods().inNamespace(ns).resource(a.pod()).create(),
+          () -> client.pods().inNamespace(ns).withName(a.name()).get())) {
+        events.normal(job, "SuccessfulCreatePod", "Created pod: " + a.name());
       }
     } else if (action instanceof Action.DeletePod a) {
-      if (delete(() -> client.pods().inNamespace(ns).withName(a.name()).delete())) {
+      if (deletePod(ns, a)) {
         LOG.info("Deleted pod {} ({})", a.name(), a.why());
         events.normal(job, "SuccessfulDeletePod", "Deleted pod: " + a.name());
       }
     } else if (action instanceof Action.CreateService a) {
-      if (create(() -> client.services().inNamespace(ns).resource(a.service()).create())) {
-        events.normal(job, "SuccessfulCreateService", "Created service: " + a.service().getMetadata().getName());
+      if (create(job, "Service", a.name(), () -> client.services().inNamespace(ns).resource(a.service()).create(),
+          () -> client.services().inNamespace(ns).withName(a.name()).get())) {
+        events.normal(job, "SuccessfulCreateService", "Created service: " + a.name());
       }
     } else if (action instanceof Action.DeleteService a) {
       delete(() -> client.services().inNamespace(ns).withName(a.name()).delete());
     } else if (action instanceof Action.ApplyResource a) {
-      applyResource(ns, a.resource(), a.replacing());
+      applyResource(job, ns, a.resource(), a.replacing());
     } else if (action instanceof Action.DeleteResource a) {
       delete(() -> client.resource(a.resource()).inNamespace(ns).delete());
     } else if (action instanceof Action.DeleteJob) {
@@ -172,28 +199,82 @@ public final class ActionApplier implements AutoCloseable {
     }
   }
 
-  private void applyResource(String ns, HasMetadata desired, String replacing) {
-    if (replacing == null) {
-      create(() -> client.resource(desired).inNamespace(ns).create());
-    } else {
-      desired.getMetadata().setResourceVersion(replacing);
-      client.resource(desired).inNamespace(ns).update();
+  private boolean deletePod(String ns, Action.DeletePod a) {
+    if (a.resourceVersion() == null) {
+      return delete(() -> client.pods().inNamespace(ns).withName(a.name()).delete());
     }
-  }
-
-  private static boolean create(Runnable call) {
     try {
-      call.run();
-      return true;
+      return !client.pods().inNamespace(ns).withName(a.name()).lockResourceVersion(a.resourceVersion()).delete()
+          .isEmpty();
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
-        return false;
+      if (e.getCode() == 404 || e.getCode() == 409) {
+        return false; // gone, or changed since it was observed (it may have ended): the next pass judges it again
       }
       throw e;
     }
   }
 
-  private static boolean delete(java.util.function.Supplier<List<?>> call) {
+  private void applyResource(HasMetadata job, String ns, HasMetadata desired, String replacing) {
+    String kind = desired.getKind();
+    String name = desired.getMetadata().getName();
+    if (replacing == null) {
+      create(job, kind, name, () -> client.resource(desired).inNamespace(ns).create(),
+          () -> client.resource(desired).inNamespace(ns).get());
+    } else {
+      desired.getMetadata().setResourceVersion(replacing);
+      try {
+        client.resource(desired).inNamespace(ns).update();
+      } catch (KubernetesClientException e) {
+        throw refusedOrRetried(kind, name, e);
+      }
+    }
+  }
+
+  /**
+   * Creates a child. An existing child of that name counts as created only when the job is its controller; one that
+   * belongs to anything else holds the name the job needs, so the job cannot run.
+   *
+   * @return whether this call created it
+   */
+  private static boolean create(HasMetadata job, String kind, String name, Runnable call,
+                                Supplier<? extends HasMetadata> existing) {
+    try {
+      call.run();
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw refusedOrRetried(kind, name, e);
+      }
+      HasMetadata found = existing.get();
+      if (found == null) {
+        throw e; // deleted since: the retry creates it
+      }
+      String owner = controllerOf(found);
+      if (owner == null || !owner.endsWith("(uid " + job.getMetadata().getUid() + ")")) {
+        throw new ChildRefused(kind + " " + name, kind + " " + name + " already exists and is not this job's: "
+            + (owner == null ? "it has no controller" : "its controller is " + owner)
+            + "; delete it or give the job another name");
+      }
+      return false;
+    }
+  }
+
+  private static RuntimeException refusedOrRetried(String kind, String name, KubernetesClientException e) {
+    ApiRefusal refusal = ApiRefusal.of(e);
+    return refusal.permanent() ? new ChildRefused(kind + " " + name, refusal.message()) : e;
+  }
+
+  /** The object's controller as {@code <Kind> <name> (uid <uid>)}, or null. */
+  private static String controllerOf(HasMetadata object) {
+    List<OwnerReference> refs = object.getMetadata().getOwnerReferences();
+    if (refs == null) {
+      return null;
+    }
+    return refs.stream().filter(r -> Boolean.TRUE.equals(r.getController()))
+        .map(r -> r.getKind() + " " + r.getName() + " (uid " + r.getUid() + ")").findFirst().orElse(null);
+  }
+
+  private static boolean delete(Supplier<List<?>> call) {
     try {
       return !call.get().isEmpty();
     } catch (KubernetesClientException e) {

@@ -20,6 +20,8 @@ public final class JobLifecycleMetrics {
   public static final String PARTIALLY_SUCCEEDED = "jobs_partially_succeeded_total";
   public static final String SUCCEEDED = "stint_jobs_succeeded_total";
   public static final String FAILED = "stint_jobs_failed_total";
+  public static final String FAILED_CREATE = "stint_jobs_failed_create_total";
+  public static final String RETRIES = "stint_refused_retries_total";
 
   private final StintMetrics metrics;
   private final Clock clock;
@@ -29,6 +31,29 @@ public final class JobLifecycleMetrics {
   public JobLifecycleMetrics(StintMetrics metrics, Clock clock) {
     this.metrics = metrics;
     this.clock = clock;
+  }
+
+  /** A job ended because the API server refused one of its children for good. */
+  public void failedToCreate(String kind) {
+    metrics.increment(FAILED_CREATE, "Jobs failed because the API server refused a child for good, or another object "
+        + "held its name", kind);
+  }
+
+  /** A pass was refused for a reason that heals, and is retried. */
+  public void retried(String kind) {
+    metrics.increment(RETRIES, "Passes retried because the API server refused a change for a reason that heals "
+        + "(quota, throttling, server errors)", kind);
+  }
+
+  /** The job was deleted: nothing more is measured for it. */
+  public void forget(String uid) {
+    suspending.remove(uid);
+    resuming.remove(uid);
+  }
+
+  /** Jobs whose suspension or resumption is being timed. */
+  public int tracked() {
+    return suspending.size() + resuming.size();
   }
 
   /**

@@ -83,6 +83,15 @@ final class StatusWriter {
     }
   }
 
+  /** Drops what was written for a job that is gone. */
+  void forget(String uid) {
+    written.remove(uid);
+  }
+
+  int remembered() {
+    return written.size();
+  }
+
   private static long parse(String resourceVersion) {
     try {
       return resourceVersion == null ? -1 : Long.parseLong(resourceVersion);

@@ -8,7 +8,10 @@ import dev.stint.core.decision.JobDecider;
 import dev.stint.core.decision.JobEvent;
 import dev.stint.core.decision.JobLabels;
 import dev.stint.core.decision.Observed;
+import dev.stint.core.decision.RetryCondition;
 import dev.stint.core.kube.ActionApplier;
+import dev.stint.core.kube.ApiRefusal;
+import dev.stint.core.kube.ChildRefused;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
@@ -19,6 +22,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -62,6 +66,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final StatusWriter statusWriter;
   private final EngineSettings settings;
   private final JobLifecycleMetrics lifecycle;
+  private final RetryingJobs retrying = new RetryingJobs();
 
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
                                EventRecorder events, boolean serverSideApply, EngineSettings settings,
@@ -134,36 +139,85 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     try {
       Instant decidedAt = clock.instant();
       Observed observed = observe(job, context);
-      Decision decision = decide(job, observed, decidedAt);
-      UpdateControl<J> control = act(job, decision);
-      if (decision.status() != null) {
-        lifecycle.record(job.getMetadata().getUid(), kind, job.getStatus() == null ? new JobStatus() : job.getStatus(),
-            decision.status(), observed.pods().size(), decidedAt);
+      Decision decision;
+      try {
+        decision = JobDecider.decide(new JobContext<>(job, guarded, decidedAt, settings), observed);
+      } catch (FrameworkFailure e) {
+        decision = frameworkFailed(job, e, observed, decidedAt);
       }
-      return control;
+      return actOrFail(job, decision, observed, decidedAt);
     } finally {
       MDC.remove("stint.framework");
       MDC.remove("stint.job");
     }
   }
 
-  private Decision decide(J job, Observed observed, Instant now) {
+  /** The job's uid left the cluster: drop what is kept about it, so memory does not grow with deleted jobs. */
+  public void forget(String uid) {
+    statusWriter.forget(uid);
+    retrying.forget(uid);
+    lifecycle.forget(uid);
+  }
+
+  /**
+   * Acts on the decision. A child refused for good, or a framework that throws while a pod is built, ends the job
+   * {@code Failed} at once, with the failure's words; a refusal that heals is retried with capped backoff, and the
+   * job says so in a {@code ReplicaFailure} condition and one event per distinct cause.
+   */
+  private UpdateControl<J> actOrFail(J job, Decision decision, Observed observed, Instant now) {
+    Decision current = decision;
     try {
-      return JobDecider.decide(new JobContext<>(job, guarded, now, settings), observed);
-    } catch (FrameworkFailure e) {
-      if (!oursToWrite(job)) {
-        LOG.warn("{} (job managed by another controller, left as it is)", e.getMessage(), e.getCause());
-        return Decision.none();
+      try {
+        return act(job, current, observed, now);
+      } catch (ChildRefused e) {
+        lifecycle.failedToCreate(kind);
+        current = withCleanup(job, JobDecider.failedToCreate(job, e.getMessage(), now), observed, now);
+      } catch (FrameworkFailure e) {
+        current = frameworkFailed(job, e, observed, now);
       }
-      if (job.getStatus() != null && job.getStatus().isTrue("Failed")) {
-        LOG.debug("{} again on a failed job", e.getMessage()); // the stack trace was logged when the job failed
-      } else {
-        LOG.warn("Job {}/{} failed: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(),
-            e.getMessage(), e.getCause());
-      }
-      Decision failed = JobDecider.failedByFramework(job, e.getMessage(), now);
-      return withCleanup(job, failed, observed, now);
+      return act(job, current, observed, now); // a failed job's decision creates nothing, so cannot fail so again
+    } catch (KubernetesClientException e) {
+      return retryLater(job, current, e, now);
     }
+  }
+
+  private Decision frameworkFailed(J job, FrameworkFailure e, Observed observed, Instant now) {
+    if (!oursToWrite(job)) {
+      LOG.warn("{} (job managed by another controller, left as it is)", e.getMessage(), e.getCause());
+      return Decision.none();
+    }
+    if (job.getStatus() != null && job.getStatus().isTrue("Failed")) {
+      LOG.debug("{} again on a failed job", e.getMessage()); // the stack trace was logged when the job failed
+    } else {
+      LOG.warn("Job {}/{} failed: {}", job.getMetadata().getNamespace(), job.getMetadata().getName(),
+          e.getMessage(), e.getCause());
+    }
+    return withCleanup(job, JobDecider.failedByFramework(job, e.getMessage(), now), observed, now);
+  }
+
+  private UpdateControl<J> retryLater(J job, Decision decision, KubernetesClientException e, Instant now) {
+    ApiRefusal refusal = ApiRefusal.of(e);
+    RetryingJobs.Attempt attempt = retrying.refused(job.getMetadata().getUid(), refusal);
+    lifecycle.retried(kind);
+    String message = "The API server refused a change (" + refusal.cause() + "); retrying until it goes through: "
+        + refusal.message();
+    if (attempt.newCause()) {
+      events.record(job, JobEvent.warning(kind + refusal.cause(), message)); // logged once, with the event
+    } else {
+      LOG.debug("Attempt {} refused again ({}), next in {} s", attempt.attempts(), refusal.cause(),
+          attempt.delay().toSeconds());
+    }
+    if (decision.status() != null) {
+      JobStatus status = RetryCondition.with(decision.status(), kind, refusal.cause(), message, now);
+      if (!status.equals(job.getStatus())) {
+        try {
+          statusWriter.write(job, status, jobType);
+        } catch (KubernetesClientException again) {
+          LOG.debug("Status not written either: {}", ApiRefusal.of(again).message());
+        }
+      }
+    }
+    return UpdateControl.<J>noUpdate().rescheduleAfter(attempt.delay());
   }
 
   /**
@@ -234,20 +288,32 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         .anyMatch(r -> uid.equals(r.getUid()) && Boolean.TRUE.equals(r.getController()));
   }
 
-  private UpdateControl<J> act(J job, Decision decision) {
+  private UpdateControl<J> act(J job, Decision decision, Observed observed, Instant decidedAt) {
     if (decision.status() == null) {
       return UpdateControl.noUpdate();
     }
     boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
-    // children first, then status, then removals: the status reports on the pods (a suspension's active 0 is what
-    // Kueue waits for), and need not wait for services or supporting objects to be deleted
+    JobStatus status = RetryCondition.cleared(decision.status());
+    boolean write = !deleted && !Objects.equals(status, job.getStatus());
+    // a new job says it exists before its first pods go out (a large job's take many passes); otherwise children
+    // first, then status, then removals: the status reports on the pods (a suspension's active 0 is what Kueue waits
+    // for), and need not wait for services or supporting objects to be deleted
+    boolean statusFirst = write && (job.getStatus() == null || job.getStatus().condition("Created").isEmpty());
+    if (statusFirst) {
+      statusWriter.write(job, status, jobType);
+    }
     applier.apply(job, ActionApplier.beforeStatus(decision.actions()), events);
-    if (!deleted && !Objects.equals(decision.status(), job.getStatus())) {
-      statusWriter.write(job, decision.status(), jobType);
+    if (write && !statusFirst) {
+      statusWriter.write(job, status, jobType);
     }
     // the events tell of the status transitions just written: recorded with them, even if a later action fails
     decision.events().forEach(e -> events.record(job, e));
+    lifecycle.record(job.getMetadata().getUid(), kind, job.getStatus() == null ? new JobStatus() : job.getStatus(),
+        status, observed.pods().size(), decidedAt);
     applier.apply(job, ActionApplier.afterStatus(decision.actions()), events);
+    if (retrying.recovered(job.getMetadata().getUid())) {
+      LOG.info("The API server accepts the job's changes again");
+    }
     UpdateControl<J> control = UpdateControl.noUpdate();
     if (decision.requeueAfter().isPresent()) {
       control.rescheduleAfter(decision.requeueAfter().get().plusMillis(500));

@@ -192,7 +192,8 @@ class JobDeciderTest {
     TestJob late = TestJobs.job("j").workers(1).runPolicy(p -> p.setActiveDeadlineSeconds(30L)).status(runningStatus()).build();
     Decision d = decide(late, List.of(TestPods.of(late, "Worker", 0).running()));
     assertThat(d.status().condition("Failed").orElseThrow().getMessage())
-        .isEqualTo("Job j has failed because it was active longer than specified deadline");
+        .isEqualTo("Job j has failed because it was active longer than specified deadline"
+            + " (spec.runPolicy.activeDeadlineSeconds: 30)");
     assertThat(actions(d, Action.DeletePod.class)).extracting(Action.DeletePod::name).containsExactly("j-worker-0");
 
     TestJob early = TestJobs.job("j").workers(1).runPolicy(p -> p.setActiveDeadlineSeconds(100L)).status(runningStatus()).build();

@@ -70,7 +70,8 @@ class EngineOnMockServerTest extends MockServerEngineTest {
     kubelet.run("slow-worker-0");
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(status("slow").isTrue("Failed")).isTrue());
     assertThat(status("slow").condition("Failed").orElseThrow().getMessage())
-        .isEqualTo("Job slow has failed because it was active longer than specified deadline");
+        .isEqualTo("Job slow has failed because it was active longer than specified deadline"
+            + " (spec.runPolicy.activeDeadlineSeconds: 2)");
     await().untilAsserted(() -> assertThat(pods("slow")).isEmpty());
   }
 

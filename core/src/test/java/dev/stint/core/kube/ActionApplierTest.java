@@ -32,6 +32,14 @@ class ActionApplierTest {
     return new PodBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata().build();
   }
 
+  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> T owned(T child, String kind, String name,
+                                                                         String uid) {
+    child.getMetadata().setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+        .withApiVersion("kubeflow.org/v1").withKind(kind).withName(name).withUid(uid).withController(true)
+        .build()));
+    return child;
+  }
+
   static Service service(String name) {
     return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata().build();
   }
@@ -57,7 +65,7 @@ class ActionApplierTest {
     List<Action> pass = List.of(new Action.CreatePod(pod("a")), new Action.CreateService(service("a")),
         new Action.DeletePod("b", "scaled down"), new Action.DeleteService("b"), new Action.DeleteJob());
     assertThat(ActionApplier.beforeStatus(pass)).extracting(Object::toString)
-        .containsExactly("CreatePod(a)", "CreateService(a)", "DeletePod[name=b, why=scaled down]");
+        .containsExactly("CreatePod(a)", "CreateService(a)", "DeletePod[name=b, why=scaled down, resourceVersion=null]");
     assertThat(ActionApplier.afterStatus(pass)).extracting(Object::toString)
         .containsExactly("DeleteService[name=b]", "DeleteJob[]");
   }
@@ -83,8 +91,8 @@ class ActionApplierTest {
     }
 
     @Test
-    void createsEveryChildOfABatchAndCountsAnExistingOneAsDone() {
-      client.pods().inNamespace("ns").resource(pod("p1")).create();
+    void createsEveryChildOfABatchAndCountsAnExistingOneOfTheJobAsDone() {
+      client.pods().inNamespace("ns").resource(owned(pod("p1"), "Pod", "j", "u")).create();
       applier.apply(JOB, List.of(new Action.CreatePod(pod("p0")), new Action.CreatePod(pod("p1")),
           new Action.CreatePod(pod("p2")), new Action.CreatePod(pod("p3"))), events);
       assertThat(client.pods().inNamespace("ns").list().getItems()).extracting(p -> p.getMetadata().getName())
@@ -95,6 +103,26 @@ class ActionApplierTest {
           .extracting(e -> e.getReason() + " " + e.getMessage())
           .containsExactlyInAnyOrder("SuccessfulCreatePod Created pod: p0", "SuccessfulCreatePod Created pod: p2",
               "SuccessfulCreatePod Created pod: p3");
+    }
+
+    @Test
+    void aNameHeldByAnotherJobsChildEndsTheJobNamingTheOwner() {
+      client.pods().inNamespace("ns").resource(owned(pod("p1"), "TFJob", "j", "other-uid")).create();
+      assertThatThrownBy(() -> applier.apply(JOB, List.of(new Action.CreatePod(pod("p0")),
+          new Action.CreatePod(pod("p1"))), events))
+          .isInstanceOf(ChildRefused.class)
+          .hasMessage("Pod p1 already exists and is not this job's: its controller is TFJob j (uid other-uid); "
+              + "delete it or give the job another name");
+    }
+
+    @Test
+    void aSupportingObjectOfTheSameNameWithoutControllerIsNotTheJobs() {
+      client.configMaps().inNamespace("ns").resource(new ConfigMapBuilder().withNewMetadata().withName("j-config")
+          .endMetadata().build()).create();
+      assertThatThrownBy(() -> applier.apply(JOB, List.of(new Action.ApplyResource(new ConfigMapBuilder()
+          .withNewMetadata().withName("j-config").withNamespace("ns").endMetadata().build(), null)), events))
+          .isInstanceOf(ChildRefused.class).hasMessageContaining("ConfigMap j-config already exists")
+          .hasMessageContaining("it has no controller");
     }
 
     @Test
@@ -118,12 +146,39 @@ class ActionApplierTest {
     KubernetesMockServer server;
 
     @Test
-    void theOthersOfItsBatchStillGoOutAndTheFailureIsThrown() throws InterruptedException {
+    void creationsGoInGrowingWavesAndStopAfterAWaveWithAPermanentRefusal() throws InterruptedException {
+      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-0")).once();
+      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
+          .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid")
+              .withMessage("Pod \"p1\" is invalid: metadata.labels: Invalid value").build()).once();
+      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-2")).always();
+      ActionApplier applier = new ActionApplier(client);
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint");
+      try {
+        List<Action> pass = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+          pass.add(new Action.CreatePod(pod("p" + i)));
+        }
+        int before = server.getRequestCount();
+        // waves of 1, 2, 4, 1: the second wave is refused, so the third and fourth never go out
+        assertThatThrownBy(() -> applier.apply(JOB, pass, events))
+            .isInstanceOf(ChildRefused.class).hasMessage("Pod \"p1\" is invalid: metadata.labels: Invalid value");
+        events.awaitSent(java.time.Duration.ofSeconds(10));
+        assertThat(requestsAfter(server, before, "/events")).hasSize(3).allMatch(r -> r.startsWith("POST"));
+      } finally {
+        events.close();
+        applier.close();
+      }
+    }
+
+    @Test
+    void aRefusalThatHealsIsThrownAsItCameAfterTheRestOfItsWave() throws InterruptedException {
       for (String name : List.of("ok-0", "ok-1", "ok-2")) {
         server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod(name)).once();
       }
       server.expect().post().withPath("/api/v1/namespaces/ns/pods")
-          .andReturn(422, new StatusBuilder().withCode(422).withMessage("pod is invalid").build()).once();
+          .andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden")
+              .withMessage("pods \"p3\" is forbidden: exceeded quota: q, requested: pods=1").build()).once();
       ActionApplier applier = new ActionApplier(client);
       EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint");
       try {
@@ -131,7 +186,7 @@ class ActionApplierTest {
             new Action.CreatePod(pod("p2")), new Action.CreatePod(pod("p3")));
         int before = server.getRequestCount();
         assertThatThrownBy(() -> applier.apply(JOB, pass, events))
-            .isInstanceOf(KubernetesClientException.class).hasMessageContaining("pod is invalid");
+            .isInstanceOf(KubernetesClientException.class).hasMessageContaining("exceeded quota");
         events.awaitSent(java.time.Duration.ofSeconds(10));
         assertThat(requestsAfter(server, before, "/events")).hasSize(4).allMatch(r -> r.startsWith("POST"));
       } finally {

@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@code TF_CONFIG} environment variable of one replica, byte for byte as the Kubeflow training operator v1.9
@@ -61,13 +63,49 @@ final class TFConfig {
    */
   static Optional<String> of(TFJob job, ReplicaId replica, String clusterDomain) {
     if (!isDistributed(job.getSpec())) return Optional.empty();
-    SortedMap<String, List<String>> cluster = cluster(job, clusterDomain);
+    Cluster cluster = clusterOf(job, clusterDomain);
     String task = "{\"type\":" + quote(replica.typeLabel()) + ",\"index\":" + replica.index() + "}";
     if (job.getSpec().dynamicWorkers()) {
-      return Optional.of("{\"cluster\":" + sparseCluster(cluster, replica) + ",\"task\":" + task + "}");
+      return Optional.of("{\"cluster\":" + sparseCluster(cluster.addresses(), replica) + ",\"task\":" + task + "}");
     }
-    return Optional.of("{\"cluster\":" + clusterJson(cluster) + ",\"task\":" + task
-        + ",\"environment\":\"cloud\"}");
+    return Optional.of("{\"cluster\":" + cluster.json() + ",\"task\":" + task + ",\"environment\":\"cloud\"}");
+  }
+
+  /** A job's cluster, its addresses and their JSON, for one spec object (the operator's cached job, read-only). */
+  private record Cluster(TFJobSpec spec, String shape, String name, String namespace, String domain,
+                         SortedMap<String, List<String>> addresses, String json) {
+    boolean isFor(TFJob job, String clusterDomain) {
+      return spec == job.getSpec() && name.equals(job.getMetadata().getName())
+          && Objects.equals(namespace, job.getMetadata().getNamespace()) && Objects.equals(domain, clusterDomain)
+          && shape.equals(TFConfig.shape(job.getSpec()));
+    }
+  }
+
+  /** What the addresses depend on besides names: each type's replicas and port (cheap: one entry per type). */
+  private static String shape(TFJobSpec spec) {
+    StringBuilder out = new StringBuilder();
+    spec.getTfReplicaSpecs().forEach((type, r) -> out.append(type).append('=').append(r.replicasOrDefault())
+        .append(':').append(port(r)).append(';'));
+    return out.toString();
+  }
+
+  /**
+   * The last cluster built. Every pod of a job lists every replica, so building it per pod made a job's pods cost
+   * n squared; the pods of one pass share one spec object, so one remembered cluster makes it n. A pure memo: it is
+   * recomputed whenever the spec object, name, namespace or domain differ.
+   */
+  private static final AtomicReference<Cluster> LAST = new AtomicReference<>();
+
+  private static Cluster clusterOf(TFJob job, String clusterDomain) {
+    Cluster last = LAST.get();
+    if (last != null && last.isFor(job, clusterDomain)) {
+      return last;
+    }
+    SortedMap<String, List<String>> addresses = cluster(job, clusterDomain);
+    Cluster built = new Cluster(job.getSpec(), shape(job.getSpec()), job.getMetadata().getName(), job.getMetadata().getNamespace(),
+        clusterDomain, addresses, clusterJson(addresses));
+    LAST.set(built);
+    return built;
   }
 
   /** Addresses of every replica, by replica type in lower case (sorted, as Go sorts map keys). */

@@ -1,0 +1,82 @@
+package dev.stint.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stint.core.testing.TestJobs;
+import dev.stint.spi.api.JobCondition;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Children the API server refuses: for good (the job fails at once, saying why) or for a while (retried). */
+@EnableKubernetesMockClient(crud = true)
+class RefusalsOnMockServerTest extends MockServerEngineTest {
+  KubernetesMockServer server;
+
+  @Test
+  void aServiceRefusedAsInvalidEndsTheJobFailedWithTheApiServersWordsAndStopsItsPods() {
+    String refusal = "Service \"bad-worker-0\" is invalid: metadata.name: Invalid value: \"bad-worker-0\": "
+        + "must be no more than 63 characters";
+    server.expect().post().withPath("/api/v1/namespaces/default/services")
+        .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid").withMessage(refusal).build())
+        .always();
+    create(TestJobs.job("bad").workers(1).build());
+
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("bad").isTrue("Failed")).isTrue());
+    JobCondition failed = status("bad").condition("Failed").orElseThrow();
+    assertThat(failed.getReason()).isEqualTo("TestJobFailedCreate");
+    assertThat(failed.getMessage()).isEqualTo("TestJob bad failed: " + refusal);
+    assertThat(status("bad").isTrue("Created")).isTrue();
+    assertThat(status("bad").getCompletionTime()).isNotNull();
+    // the pod created before its service was refused does not keep running
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(pods("bad")).isEmpty());
+    assertThat(events("TestJobFailedCreate")).isEqualTo(1);
+    assertThat(operator.metrics().counter("stint_jobs_failed_create_total", "TestJob")).isEqualTo(1);
+  }
+
+  @Test
+  void aPodNameHeldByAnotherJobsPodEndsTheJobNamingThatOwner() {
+    client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("clash-worker-0")
+        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("kubeflow.org/v1").withKind("TFJob")
+            .withName("clash").withUid("uid-of-the-tfjob").withController(true).build())
+        .endMetadata().build()).create();
+    create(TestJobs.job("clash").workers(1).build());
+
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("clash").isTrue("Failed")).isTrue());
+    assertThat(status("clash").condition("Failed").orElseThrow().getMessage()).isEqualTo(
+        "TestJob clash failed: Pod clash-worker-0 already exists and is not this job's: its controller is TFJob clash "
+            + "(uid uid-of-the-tfjob); delete it or give the job another name");
+    // the other job's pod is left alone
+    assertThat(client.pods().inNamespace("default").withName("clash-worker-0").get()).isNotNull();
+  }
+
+  @Test
+  void exceededQuotaIsRetriedShownOnceAndClearedWhenItHeals() {
+    String quota = "pods \"slow-worker-0\" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=10, "
+        + "limited: pods=10";
+    server.expect().post().withPath("/api/v1/namespaces/default/pods")
+        .andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden").withMessage(quota).build())
+        .times(3);
+    create(TestJobs.job("slow").workers(1).build());
+
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      JobCondition blocked = status("slow").condition("ReplicaFailure").orElseThrow();
+      assertThat(blocked.getStatus()).isEqualTo("True");
+      assertThat(blocked.getReason()).isEqualTo("TestJobQuotaExceeded");
+      assertThat(blocked.getMessage()).endsWith(quota);
+    });
+    // after three refusals (1 s, 2 s, 4 s apart) the pod goes through and the condition goes
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      assertThat(pods("slow")).hasSize(1);
+      assertThat(status("slow").condition("ReplicaFailure")).isEmpty();
+    });
+    assertThat(status("slow").isTrue("Failed")).isFalse();
+    assertThat(events("TestJobQuotaExceeded")).as("one event per distinct cause, not one per retry").isEqualTo(1);
+    assertThat(operator.metrics().counter("stint_refused_retries_total", "TestJob")).isEqualTo(3);
+  }
+}
