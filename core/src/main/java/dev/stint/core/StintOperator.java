@@ -20,6 +20,8 @@ import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,12 +35,25 @@ public final class StintOperator implements AutoCloseable {
   private final StintMetrics metrics;
   private final ActionApplier applier;
   private final EventRecorder events;
+  private final List<TrainingJobReconciler<?>> reconcilers;
+  private final JobLifecycleMetrics lifecycle;
 
-  private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events) {
+  private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events,
+                        List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle) {
     this.operator = operator;
     this.metrics = metrics;
     this.applier = applier;
     this.events = events;
+    this.reconcilers = reconcilers;
+    this.lifecycle = lifecycle;
+  }
+
+  /**
+   * Jobs the engine keeps something about outside the informer caches (a status it wrote, a retry, a suspension
+   * being timed). It drops them when a job is deleted, so this does not grow with jobs that are gone.
+   */
+  public int rememberedJobs() {
+    return reconcilers.stream().mapToInt(TrainingJobReconciler::remembered).sum() + lifecycle.tracked();
   }
 
   /** The engine's metrics (served by the operator at /metrics). */
@@ -139,13 +154,14 @@ public final class StintOperator implements AutoCloseable {
       EventRecorder events = new EventRecorder(client, clock, "stint");
       StintMetrics metrics = new StintMetrics();
       JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, clock);
+      List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {
-        register(operator, framework, applier, events, lifecycle);
+        reconcilers.add(register(operator, framework, applier, events, lifecycle));
       }
-      return new StintOperator(operator, metrics, applier, events);
+      return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle);
     }
 
-    private <J extends TrainingJob<?>> void register(Operator operator, TrainingFramework<J> framework,
+    private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Operator operator, TrainingFramework<J> framework,
                                                      ActionApplier applier, EventRecorder events,
                                                      JobLifecycleMetrics lifecycle) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
@@ -155,6 +171,7 @@ public final class StintOperator implements AutoCloseable {
       operator.register(reconciler, configuration(operator, reconciler, framework));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));
+      return reconciler;
     }
 
     private static <J extends TrainingJob<?>> ControllerConfiguration<J> configuration(
@@ -163,12 +180,8 @@ public final class StintOperator implements AutoCloseable {
       return new ResolvedControllerConfiguration<>(name, true, reconciler.getClass().getCanonicalName(),
           unlimitedRetry(), null, Duration.ofHours(10), null, null, name, operator.getConfigurationService(),
           InformerConfiguration.builder(framework.jobType()).withName(name)
-              .withItemStore(new SlimItemStore<>())
-              // no finalizer, so this is where the engine learns that a job is gone and forgets it
-              .withOnDeleteFilter((job, finalStateUnknown) -> {
-                reconciler.forget(job.getMetadata().getUid());
-                return true;
-              })
+              // no finalizer, so the cache is where the engine learns that a job is gone, and forgets it
+              .withItemStore(new SlimItemStore<J>(job -> reconciler.forget(job.getMetadata().getUid())))
               .buildForController(), false, null);
     }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The informer caches' store: keeps of each object what the engine reads, as controller-runtime's cache transforms
@@ -21,8 +22,28 @@ import java.util.List;
  * creates are always built from the job's template, never from a cached pod.
  */
 public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R> {
+  private final Consumer<R> onRemove;
+
   public SlimItemStore() {
+    this(removed -> { });
+  }
+
+  /**
+   * A store that tells when an object leaves the cache: deleted, or gone when the informer lists again. Without a
+   * finalizer this is how the engine learns that a job is gone.
+   */
+  public SlimItemStore(Consumer<R> onRemove) {
     super(Cache::metaNamespaceKeyFunc);
+    this.onRemove = onRemove;
+  }
+
+  @Override
+  public R remove(String key) {
+    R removed = super.remove(key);
+    if (removed != null) {
+      onRemove.accept(removed);
+    }
+    return removed;
   }
 
   @Override

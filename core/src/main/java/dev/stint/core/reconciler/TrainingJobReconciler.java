@@ -29,6 +29,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
@@ -147,9 +148,15 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       }
       return actOrFail(job, decision, observed, decidedAt);
     } finally {
+      forgetIfGone(job, context);
       MDC.remove("stint.framework");
       MDC.remove("stint.job");
     }
+  }
+
+  /** Jobs this reconciler keeps something about: statuses it wrote that the cache has yet to show, retries. */
+  public int remembered() {
+    return statusWriter.remembered() + retrying.size();
   }
 
   /** The job's uid left the cluster: drop what is kept about it, so memory does not grow with deleted jobs. */
@@ -157,6 +164,19 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     statusWriter.forget(uid);
     retrying.forget(uid);
     lifecycle.forget(uid);
+  }
+
+  /**
+   * A job deleted while this pass ran is forgotten here, after the pass stored what it stores: the cache's own
+   * notice of the deletion ({@link #forget}) may have come first.
+   */
+  private void forgetIfGone(J job, Context<J> context) {
+    String uid = job.getMetadata().getUid();
+    boolean present = context.getPrimaryCache().get(ResourceID.fromResource(job))
+        .map(cachedJob -> uid.equals(cachedJob.getMetadata().getUid())).orElse(false);
+    if (!present) {
+      forget(uid);
+    }
   }
 
   /**
