@@ -121,7 +121,7 @@ public final class ActionApplier implements AutoCloseable {
   }
 
   /** Creations sent at once at most: the pool's threads and this one. */
-  static final int MAX_WAVE = POOL_THREADS + 1;
+  public static final int MAX_WAVE = POOL_THREADS + 1;
 
   private void applyConcurrently(HasMetadata job, String ns, List<Action> batch, EventRecorder events) {
     if (batch.size() == 1) {

@@ -315,10 +315,11 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
     JobStatus status = RetryCondition.cleared(decision.status());
     boolean write = !deleted && !Objects.equals(status, job.getStatus());
-    // a new job says it exists before its first pods go out (a large job's take many passes); otherwise children
-    // first, then status, then removals: the status reports on the pods (a suspension's active 0 is what Kueue waits
-    // for), and need not wait for services or supporting objects to be deleted
-    boolean statusFirst = write && (job.getStatus() == null || job.getStatus().condition("Created").isEmpty());
+    // a new job whose pods take more than one wave says it exists before they go out (a large job's take many
+    // waves and passes); otherwise children first, then status, then removals: the status reports on the pods (a
+    // suspension's active 0 is what Kueue waits for), and need not wait for services or supporting objects to go
+    boolean statusFirst = write && (job.getStatus() == null || job.getStatus().condition("Created").isEmpty())
+        && decision.actions().stream().filter(a -> a instanceof Action.CreatePod).count() > ActionApplier.MAX_WAVE;
     if (statusFirst) {
       statusWriter.write(job, status, jobType);
     }
