@@ -3,6 +3,7 @@ package dev.stint.core.kube;
 import dev.stint.core.decision.Action;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -249,13 +250,19 @@ public final class ActionApplier implements AutoCloseable {
       if (found == null) {
         throw e; // deleted since: the retry creates it
       }
-      String owner = controllerOf(found);
-      if (owner == null || !owner.endsWith("(uid " + job.getMetadata().getUid() + ")")) {
-        throw new ChildRefused(kind + " " + name, kind + " " + name + " already exists and is not this job's: "
-            + (owner == null ? "it has no controller" : "its controller is " + owner)
-            + "; delete it or give the job another name");
+      OwnerReference owner = controllerOf(found);
+      if (owner != null && job.getMetadata().getUid().equals(owner.getUid())) {
+        return false;
       }
-      return false;
+      if (found.getMetadata().getDeletionTimestamp() != null || earlierJobOfTheSameName(job, owner)) {
+        // a child of a job deleted and created again under its name: the garbage collector is removing it
+        throw new KubernetesClientException(new StatusBuilder().withCode(409).withReason("AlreadyExists")
+            .withMessage(kind + " " + name + " still exists, left by an earlier " + job.getKind() + " of this name; "
+                + "waiting until it is gone").build());
+      }
+      throw new ChildRefused(kind + " " + name, kind + " " + name + " already exists and is not this job's: "
+          + (owner == null ? "it has no controller" : "its controller is " + describe(owner))
+          + "; delete it or give the job another name");
     }
   }
 
@@ -264,14 +271,19 @@ public final class ActionApplier implements AutoCloseable {
     return refusal.permanent() ? new ChildRefused(kind + " " + name, refusal.message()) : e;
   }
 
-  /** The object's controller as {@code <Kind> <name> (uid <uid>)}, or null. */
-  private static String controllerOf(HasMetadata object) {
+  private static OwnerReference controllerOf(HasMetadata object) {
     List<OwnerReference> refs = object.getMetadata().getOwnerReferences();
-    if (refs == null) {
-      return null;
-    }
-    return refs.stream().filter(r -> Boolean.TRUE.equals(r.getController()))
-        .map(r -> r.getKind() + " " + r.getName() + " (uid " + r.getUid() + ")").findFirst().orElse(null);
+    return refs == null ? null
+        : refs.stream().filter(r -> Boolean.TRUE.equals(r.getController())).findFirst().orElse(null);
+  }
+
+  private static boolean earlierJobOfTheSameName(HasMetadata job, OwnerReference owner) {
+    return owner != null && job.getKind().equals(owner.getKind())
+        && job.getMetadata().getName().equals(owner.getName());
+  }
+
+  private static String describe(OwnerReference owner) {
+    return owner.getKind() + " " + owner.getName() + " (uid " + owner.getUid() + ")";
   }
 
   private static boolean delete(Supplier<List<?>> call) {

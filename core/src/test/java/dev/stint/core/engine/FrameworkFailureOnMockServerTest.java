@@ -33,6 +33,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @EnableKubernetesMockClient(crud = true)
 class FrameworkFailureOnMockServerTest {
+  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
+  @org.junit.jupiter.api.BeforeAll
+  static void patientOnALoadedMachine() {
+    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
+  }
+
   KubernetesClient client;
   StintOperator operator;
   FakeKubelet kubelet;

@@ -27,6 +27,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The engine behind JOSDK on the fabric8 CRUD mock server (a fresh one per test), with a fake kubelet. */
 @EnableKubernetesMockClient(crud = true)
 abstract class MockServerEngineTest {
+  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
+  @org.junit.jupiter.api.BeforeAll
+  static void patientOnALoadedMachine() {
+    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
+  }
+
   KubernetesClient client;
   StintOperator operator;
   FakeKubelet kubelet;

@@ -35,6 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubernetesMockClient(crud = true)
 class PluginOnMockServerTest {
+  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
+  @org.junit.jupiter.api.BeforeAll
+  static void patientOnALoadedMachine() {
+    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
+  }
+
   KubernetesClient client;
   @TempDir Path plugins;
   StintOperator operator;

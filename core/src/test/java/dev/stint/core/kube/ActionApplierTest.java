@@ -40,6 +40,15 @@ class ActionApplierTest {
     return child;
   }
 
+  static KubernetesClientException catchKce(Runnable call) {
+    try {
+      call.run();
+    } catch (KubernetesClientException e) {
+      return e;
+    }
+    throw new AssertionError("no exception");
+  }
+
   static Service service(String name) {
     return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata().build();
   }
@@ -113,6 +122,16 @@ class ActionApplierTest {
           .isInstanceOf(ChildRefused.class)
           .hasMessage("Pod p1 already exists and is not this job's: its controller is TFJob j (uid other-uid); "
               + "delete it or give the job another name");
+    }
+
+    @Test
+    void aChildLeftByAnEarlierJobOfTheSameNameIsWaitedFor() {
+      client.pods().inNamespace("ns").resource(owned(pod("p1"), "Pod", "j", "uid-of-the-deleted-job")).create();
+      assertThatThrownBy(() -> applier.apply(JOB, List.of(new Action.CreatePod(pod("p1"))), events))
+          .isInstanceOf(KubernetesClientException.class).isNotInstanceOf(ChildRefused.class)
+          .hasMessageContaining("Pod p1 still exists, left by an earlier Pod of this name");
+      assertThat(ApiRefusal.of(catchKce(() -> applier.apply(JOB, List.of(new Action.CreatePod(pod("p1"))), events)))
+          .permanent()).isFalse();
     }
 
     @Test

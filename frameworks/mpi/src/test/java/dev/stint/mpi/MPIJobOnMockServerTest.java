@@ -23,6 +23,12 @@ import org.junit.jupiter.api.Test;
 /** MPIJobs through the engine on the fabric8 CRUD mock server, with a fake kubelet. */
 @EnableKubernetesMockClient(crud = true)
 class MPIJobOnMockServerTest {
+  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
+  @org.junit.jupiter.api.BeforeAll
+  static void patientOnALoadedMachine() {
+    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
+  }
+
   KubernetesClient client;
   StintOperator operator;
   FakeKubelet kubelet;

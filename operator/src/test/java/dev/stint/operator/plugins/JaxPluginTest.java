@@ -49,6 +49,12 @@ import org.pf4j.PluginClassLoader;
  */
 @EnableKubernetesMockClient(crud = true)
 class JaxPluginTest {
+  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
+  @org.junit.jupiter.api.BeforeAll
+  static void patientOnALoadedMachine() {
+    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
+  }
+
   private static final String FRAMEWORK_CLASS = "dev.stint.examples.jax.JaxFramework";
   private static final String CRD_FILE = "jaxjobs.kubeflow.org-v1.yml";
   private static String checkedInCrdBeforeTheBuild;
