@@ -45,7 +45,8 @@ public record ApiRefusal(boolean permanent, String cause, String message) {
   }
 
   private static ApiRefusal forbidden(String lower, String message) {
-    if (lower.contains("exceeded quota") || lower.contains("resourcequota")) {
+    // "exceeded quota", and "status unknown for quota" while the quota controller has yet to count a new quota
+    if (lower.contains("quota")) {
       return new ApiRefusal(false, "QuotaExceeded", message);
     }
     if (lower.contains("being terminated") || lower.contains("namespaceterminating")) {

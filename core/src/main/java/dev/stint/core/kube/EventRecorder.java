@@ -75,10 +75,11 @@ public final class EventRecorder implements AutoCloseable {
   }
 
   public void record(HasMetadata job, JobEvent event) {
+    String who = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
     if (event.type() == JobEvent.Type.Warning) {
-      LOG.warn("{}: {}", event.reason(), event.message());
+      LOG.warn("{} {}: {}", who, event.reason(), event.message());
     } else {
-      LOG.info("{}: {}", event.reason(), event.message());
+      LOG.info("{} {}: {}", who, event.reason(), event.message());
     }
     enqueue(jobQueue, job, event.type().name(), event.reason(), event.message());
   }

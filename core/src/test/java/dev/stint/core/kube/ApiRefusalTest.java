@@ -18,6 +18,7 @@ class ApiRefusalTest {
       403 | Forbidden | pods is forbidden: User "system:serviceaccount:s:stint" cannot create resource    | true  | Forbidden
       403 | Forbidden | pods "x" is forbidden: violates PodSecurity "restricted:latest"                   | true  | Forbidden
       403 | Forbidden | pods "x" is forbidden: exceeded quota: compute, requested: cpu=2                  | false | QuotaExceeded
+      403 | Forbidden | pods "x" is forbidden: status unknown for quota: compute, resources: pods            | false | QuotaExceeded
       403 | Forbidden | unable to create new content in namespace t because it is being terminated        | false | NamespaceTerminating
       409 | Conflict  | Operation cannot be fulfilled: the object has been modified                      | false | Conflict
       410 | Expired   | too old resource version                                                          | false | Expired
