@@ -144,9 +144,9 @@ class CrdValidationIT {
         Arguments.of("PyTorchJob: 5000 workers, name of 52",
             pytorch(name(52), "Worker", 5000), List.of("metadata.name: Invalid value", NAME_TOO_LONG)),
         Arguments.of("PyTorchJob: 5001 workers", pytorch("big", "Worker", 5001),
-            List.of("spec.pytorchReplicaSpecs[Worker].replicas", "less than or equal to 5000")),
+            List.of("spec.pytorchReplicaSpecs.Worker.replicas", "less than or equal to 5000")),
         Arguments.of("PyTorchJob: negative workers", pytorch("negative", "Worker", -1),
-            List.of("spec.pytorchReplicaSpecs[Worker].replicas", "greater than or equal to 0")),
+            List.of("spec.pytorchReplicaSpecs.Worker.replicas", "greater than or equal to 0")),
         Arguments.of("PyTorchJob: 1 master + 4999 workers", pytorch("sum", "Master", 1, "Worker", 4999), List.of()),
         Arguments.of("PyTorchJob: 1 master + 5000 workers", pytorch("sum", "Master", null, "Worker", 5000),
             List.of("spec.pytorchReplicaSpecs: Invalid value",
@@ -163,7 +163,7 @@ class CrdValidationIT {
         Arguments.of("JAXJob: 11 workers, name of 54", jax(name(54), "Worker", 11),
             List.of("metadata.name: Invalid value", NAME_TOO_LONG)),
         Arguments.of("JAXJob: 5001 workers", jax("big", "Worker", 5001),
-            List.of("spec.jaxReplicaSpecs[Worker].replicas", "less than or equal to 5000")));
+            List.of("spec.jaxReplicaSpecs.Worker.replicas", "less than or equal to 5000")));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -108,7 +108,7 @@ class TFJobCrdValidationIT {
             replica("PS", 2500, "tensorflow", "busybox"), replica("Worker", 2500, "tensorflow", "busybox")),
             List.of("spec.tfReplicaSpecs: Invalid value", "spec.tfReplicaSpecs: at most 5000 replicas in all")),
         Arguments.of("5001 workers", job("big", "", replica("Worker", 5001, "tensorflow", "busybox")),
-            List.of("spec.tfReplicaSpecs[Worker].replicas", "less than or equal to 5000")));
+            List.of("spec.tfReplicaSpecs.Worker.replicas", "less than or equal to 5000")));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -152,9 +152,9 @@ class MPIJobCrdTest {
         Arguments.of("launcher + 5000 workers: 5001 in all", "sum", replicas("Launcher", null, "Worker", 5000),
             List.of(TOO_MANY_IN_ALL)),
         Arguments.of("5001 workers", "big", replicas("Launcher", 1, "Worker", 5001),
-            List.of("spec.mpiReplicaSpecs[Worker].replicas: should be less than or equal to 5000", TOO_MANY_IN_ALL)),
+            List.of("spec.mpiReplicaSpecs.Worker.replicas: should be less than or equal to 5000", TOO_MANY_IN_ALL)),
         Arguments.of("negative workers", "neg", replicas("Launcher", 1, "Worker", -3),
-            List.of("spec.mpiReplicaSpecs[Worker].replicas: should be greater than or equal to 0",
+            List.of("spec.mpiReplicaSpecs.Worker.replicas: should be greater than or equal to 0",
                 "spec.mpiReplicaSpecs.Worker.replicas: must be greater than or equal to 1")));
   }
 

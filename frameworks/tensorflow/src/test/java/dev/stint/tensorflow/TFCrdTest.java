@@ -181,14 +181,14 @@ class TFCrdTest {
         Arguments.of("10 PS only, name of 59", name(59), replicas("PS", 10), List.of(NAME_TOO_LONG)),
         Arguments.of("5000 Workers", "big", replicas("Worker", 5000), List.of()),
         Arguments.of("5001 Workers", "big", replicas("Worker", 5001),
-            List.of("spec.tfReplicaSpecs[Worker].replicas: should be less than or equal to 5000", TOO_MANY_IN_ALL)),
+            List.of("spec.tfReplicaSpecs.Worker.replicas: should be less than or equal to 5000", TOO_MANY_IN_ALL)),
         Arguments.of("2500 PS + 2500 Workers: 5000 in all", "sum", replicas("PS", 2500, "Worker", 2500), List.of()),
         Arguments.of("Chief + 2500 PS + 2500 Workers: 5001 in all", "sum",
             replicas("Chief", 1, "PS", 2500, "Worker", 2500), List.of(TOO_MANY_IN_ALL)),
         Arguments.of("Evaluator unset counts as 1 in the sum", "sum", replicas("Evaluator", null, "Worker", 5000),
             List.of(TOO_MANY_IN_ALL)),
         Arguments.of("negative PS", "neg", replicas("PS", -1, "Worker", 1),
-            List.of("spec.tfReplicaSpecs[PS].replicas: should be greater than or equal to 0")));
+            List.of("spec.tfReplicaSpecs.PS.replicas: should be greater than or equal to 0")));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -24,7 +24,7 @@ import java.util.Map;
  * tables of the CRD tests need: every {@code x-kubernetes-validations} rule that does not read {@code oldSelf} (with
  * Google's CEL for Java, standard macros and functions: the rules use nothing else), plus {@code minimum},
  * {@code maximum}, {@code minProperties} and {@code maxProperties}. A broken rule is reported by its message (which
- * names its field), a broken bound by the API server's field path ({@code spec.pytorchReplicaSpecs[Worker].replicas})
+ * names its field), a broken bound by the API server's field path ({@code spec.pytorchReplicaSpecs.Worker.replicas})
  * and the bound.
  *
  * <p>It is a fast check of the rules' logic in a unit test; whether the API server accepts the CRD and enforces the
@@ -81,7 +81,7 @@ public final class CrdRules {
         if (schema.getProperties() != null && schema.getProperties().containsKey(key)) {
           validate(child(path, key), schema.getProperties().get(key), entry.getValue(), errors);
         } else if (schema.getAdditionalProperties() != null) {
-          validate(path + "[" + key + "]", schema.getAdditionalProperties().getSchema(), entry.getValue(), errors);
+          validate(child(path, key), schema.getAdditionalProperties().getSchema(), entry.getValue(), errors);
         }
       }
     }
