@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
  * waits are generous, and nothing depends on how fast anything happens.
  *
  * <p>The seed is printed (and named in a failure); {@code -Dstint.hostile.seed=N} replays a run,
- * {@code -Dstint.hostile.tries=N} sets the number of specs (default {@value #DEFAULT_TRIES}, about a minute). The
+ * {@code -Dstint.hostile.tries=N} sets the number of specs (default {@value #DEFAULT_TRIES}, under two minutes). The
  * generation is a plain seeded {@link SplittableRandom}: same seed, same specs, same order.
  */
 class HostileSpecIT {
