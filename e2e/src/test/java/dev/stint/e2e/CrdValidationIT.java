@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +24,9 @@ class CrdValidationIT {
   static void setUp() {
     client = LocalCluster.client();
     LocalCluster.installCrds();
+    // the sample plugin's CRD too: the same limits hold for plugin kinds
+    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
+        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
     ns = LocalCluster.namespace(client, "crd");
   }
 
@@ -83,6 +89,95 @@ class CrdValidationIT {
     Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-");
     assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
     assertThat(result.stderr()).contains(message);
+  }
+
+  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
+      + "(<name>-<type>-<index>) must be no more than 63 characters";
+  static final String MPI_NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
+      + "(<name>-launcher, <name>-worker-<index>) must be no more than 63 characters";
+
+  /** A DNS-1035 name of this length. */
+  static String name(int length) {
+    return "n" + "x".repeat(length - 1);
+  }
+
+  /** A job of any kind with these replica types and replicas (null: unset), valid apart from them and its name. */
+  static String anyJob(String apiVersion, String kind, String field, String container, String name,
+                       Object... typesAndCounts) {
+    Map<String, Integer> replicas = new LinkedHashMap<>();
+    for (int i = 0; i < typesAndCounts.length; i += 2) {
+      replicas.put((String) typesAndCounts[i], (Integer) typesAndCounts[i + 1]);
+    }
+    StringBuilder specs = new StringBuilder();
+    replicas.forEach((type, count) -> specs.append("    ").append(type).append(":\n")
+        .append(count == null ? "" : "      replicas: " + count + "\n")
+        .append("      template: {spec: {containers: [{name: ").append(container).append(", image: busybox}]}}\n"));
+    return "apiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata: {name: " + name + "}\nspec:\n  "
+        + field + ":\n" + specs;
+  }
+
+  static String pytorch(String name, Object... typesAndCounts) {
+    return anyJob("kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs", "pytorch", name, typesAndCounts);
+  }
+
+  static String mpi(String name, Object... typesAndCounts) {
+    return anyJob("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", "mpi", name, typesAndCounts);
+  }
+
+  static String jax(String name, Object... typesAndCounts) {
+    return anyJob("kubeflow.org/v1", "JAXJob", "jaxReplicaSpecs", "jax", name, typesAndCounts);
+  }
+
+  /**
+   * The known limits (63-character child names, 5000 replicas per type and per job) on the real API server, for
+   * PyTorchJob, MPIJob and the JAXJob sample: what is refused names the field in the API server's words; what is at
+   * the limit is accepted ({@code --dry-run=server}: the same validation, nothing stored).
+   */
+  static Stream<Arguments> limits() {
+    return Stream.of(
+        Arguments.of("PyTorchJob: 10 workers, name of 54 (worker-9 at 63)",
+            pytorch(name(54), "Master", 1, "Worker", 10), List.of()),
+        Arguments.of("PyTorchJob: 10 workers, name of 55",
+            pytorch(name(55), "Master", 1, "Worker", 10), List.of("metadata.name: Invalid value", NAME_TOO_LONG)),
+        Arguments.of("PyTorchJob: 5000 workers, name of 51 (worker-4999 at 63)",
+            pytorch(name(51), "Worker", 5000), List.of()),
+        Arguments.of("PyTorchJob: 5000 workers, name of 52",
+            pytorch(name(52), "Worker", 5000), List.of("metadata.name: Invalid value", NAME_TOO_LONG)),
+        Arguments.of("PyTorchJob: 5001 workers", pytorch("big", "Worker", 5001),
+            List.of("spec.pytorchReplicaSpecs.Worker.replicas", "less than or equal to 5000")),
+        Arguments.of("PyTorchJob: negative workers", pytorch("negative", "Worker", -1),
+            List.of("spec.pytorchReplicaSpecs.Worker.replicas", "greater than or equal to 0")),
+        Arguments.of("PyTorchJob: 1 master + 4999 workers", pytorch("sum", "Master", 1, "Worker", 4999), List.of()),
+        Arguments.of("PyTorchJob: 1 master + 5000 workers", pytorch("sum", "Master", null, "Worker", 5000),
+            List.of("spec.pytorchReplicaSpecs: Invalid value",
+                "spec.pytorchReplicaSpecs: at most 5000 replicas in all")),
+        Arguments.of("MPIJob: launcher only, name of 54 (launcher at 63)", mpi(name(54), "Launcher", 1), List.of()),
+        Arguments.of("MPIJob: launcher only, name of 55", mpi(name(55), "Launcher", 1),
+            List.of("metadata.name: Invalid value", MPI_NAME_TOO_LONG)),
+        Arguments.of("MPIJob: 11 workers, name of 54 (worker-10 at 64)", mpi(name(54), "Launcher", 1, "Worker", 11),
+            List.of("metadata.name: Invalid value", MPI_NAME_TOO_LONG)),
+        Arguments.of("MPIJob: launcher + 4999 workers", mpi("sum", "Launcher", 1, "Worker", 4999), List.of()),
+        Arguments.of("MPIJob: launcher + 5000 workers", mpi("sum", "Launcher", 1, "Worker", 5000),
+            List.of("spec.mpiReplicaSpecs: Invalid value", "spec.mpiReplicaSpecs: at most 5000 replicas in all")),
+        Arguments.of("JAXJob: 10 workers, name of 54 (worker-9 at 63)", jax(name(54), "Worker", 10), List.of()),
+        Arguments.of("JAXJob: 11 workers, name of 54", jax(name(54), "Worker", 11),
+            List.of("metadata.name: Invalid value", NAME_TOO_LONG)),
+        Arguments.of("JAXJob: 5001 workers", jax("big", "Worker", 5001),
+            List.of("spec.jaxReplicaSpecs.Worker.replicas", "less than or equal to 5000")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("limits")
+  void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
+    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-");
+    if (refusal.isEmpty()) {
+      assertThat(result.exitCode()).as("refused: %s%n%s", result.stderr(), manifest).isZero();
+    } else {
+      assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
+      for (String words : refusal) {
+        assertThat(result.stderr()).contains(words);
+      }
+    }
   }
 
   @Test

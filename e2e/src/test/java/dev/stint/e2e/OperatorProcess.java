@@ -29,7 +29,10 @@ final class OperatorProcess implements AutoCloseable {
       Files.createDirectories(log.getParent());
       // the JVM of this test, so CI's Java is the operator's too
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      ProcessBuilder pb = new ProcessBuilder(LocalCluster.ROOT.resolve("bin/stint").toString(), "run")
+      // no /healthz port: the tests do not read it, and a fixed one (8081) collides with any other Stint on the
+      // machine (another checkout's ITs or benchmark), which makes this one exit at start
+      ProcessBuilder pb = new ProcessBuilder(LocalCluster.ROOT.resolve("bin/stint").toString(), "run",
+          "--health-port=0")
           .redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toString());
       pb.environment().put("STINT_JAR", jar.toString());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,6 +86,43 @@ class TFJobCrdValidationIT {
     Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-");
     assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
     assertThat(result.stderr()).contains(message);
+  }
+
+  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
+      + "(<name>-<type>-<index>) must be no more than 63 characters";
+
+  /** The known limits on the real API server: 63-character child names, 5000 replicas per type and per job. */
+  static Stream<Arguments> limits() {
+    String name53 = "n" + "x".repeat(52);
+    String name54 = "n" + "x".repeat(53);
+    return Stream.of(
+        Arguments.of("10 PS, 100 workers, name of 53 (worker-99 at 63)",
+            job(name53, "", replica("PS", 10, "tensorflow", "busybox"), replica("Worker", 100, "tensorflow", "b")),
+            List.of()),
+        Arguments.of("10 PS, 100 workers, name of 54",
+            job(name54, "", replica("PS", 10, "tensorflow", "busybox"), replica("Worker", 100, "tensorflow", "b")),
+            List.of("metadata.name: Invalid value", NAME_TOO_LONG)),
+        Arguments.of("2500 PS + 2500 workers", job("sum", "", replica("PS", 2500, "tensorflow", "busybox"),
+            replica("Worker", 2500, "tensorflow", "busybox")), List.of()),
+        Arguments.of("chief + 2500 PS + 2500 workers", job("sum", "", CHIEF,
+            replica("PS", 2500, "tensorflow", "busybox"), replica("Worker", 2500, "tensorflow", "busybox")),
+            List.of("spec.tfReplicaSpecs: Invalid value", "spec.tfReplicaSpecs: at most 5000 replicas in all")),
+        Arguments.of("5001 workers", job("big", "", replica("Worker", 5001, "tensorflow", "busybox")),
+            List.of("spec.tfReplicaSpecs.Worker.replicas", "less than or equal to 5000")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("limits")
+  void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
+    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-");
+    if (refusal.isEmpty()) {
+      assertThat(result.exitCode()).as("refused: %s%n%s", result.stderr(), manifest).isZero();
+    } else {
+      assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
+      for (String words : refusal) {
+        assertThat(result.stderr()).contains(words);
+      }
+    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.stint.mpi;
 
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
+import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.crd.CrdFinisher;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
@@ -32,15 +33,21 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
     message = "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter "
         + "and ending with a letter or digit)")
-// Pods use their names as hostnames, which are DNS labels of at most 63 characters (upstream checks the workers').
-@ValidationRule(value = "size(self.metadata.name) <= 54",
-    message = "metadata.name: must be no more than 54 characters, so that the launcher's hostname <name>-launcher "
-        + "is a DNS label")
-@ValidationRule(value = "!has(self.spec) || !has(self.spec.mpiReplicaSpecs) || !has(self.spec.mpiReplicaSpecs.Worker)"
-    + " || !has(self.spec.mpiReplicaSpecs.Worker.replicas) || self.spec.mpiReplicaSpecs.Worker.replicas < 1"
-    + " || size(self.metadata.name) + 8 + size(string(self.spec.mpiReplicaSpecs.Worker.replicas - 1)) <= 63",
-    message = "metadata.name: too long for the workers' hostnames <name>-worker-<index> (DNS labels of at most 63 "
-        + "characters)")
+// Known limits, checked before any child exists (DESIGN.md §6). Pods use their names as hostnames, DNS labels of at
+// most 63 characters: the launcher <name>-launcher and, when there are workers (Worker replicas default to 0), the last
+// <name>-worker-<index>; the Service <name>, Secret <name>-ssh and ConfigMap <name>-config are shorter than the first.
+@ValidationRule(value = "!has(self.spec) || !has(" + MPIJob.SPECS + ") || ((!has(" + MPIJob.SPECS + ".Launcher)"
+    + " || size(self.metadata.name) + " + MPIJob.LAUNCHER_SUFFIX + " <= " + ReplicaLimits.MAX_NAME + ")"
+    + " && (" + MPIJob.WORKER_REPLICAS + " < 1 || size(self.metadata.name) + " + MPIJob.WORKER_PREFIX
+    + " + size(string(" + MPIJob.WORKER_REPLICAS + " - 1)) <= " + ReplicaLimits.MAX_NAME + "))",
+    message = "metadata.name: too long for its replica names: pod and host names (<name>-launcher, "
+        + "<name>-worker-<index>) must be no more than " + ReplicaLimits.MAX_NAME + " characters",
+    fieldPath = ".metadata.name", reason = "FieldValueInvalid")
+// each replica type has at most ReplicaLimits.MAX_PER_TYPE replicas (the schema's maximum); the job as many in all
+@ValidationRule(value = "!has(self.spec) || !has(" + MPIJob.SPECS + ") || " + MPIJob.LAUNCHER_REPLICAS + " + "
+    + MPIJob.WORKER_REPLICAS + " <= " + ReplicaLimits.MAX_PER_JOB,
+    message = "spec.mpiReplicaSpecs: at most " + ReplicaLimits.MAX_PER_JOB + " replicas in all",
+    fieldPath = ".spec.mpiReplicaSpecs", reason = "FieldValueInvalid")
 // A rule inside spec would not run for a job without spec.
 @ValidationRule(value = "has(self.spec)", message = "spec.mpiReplicaSpecs: must be set",
     reason = "FieldValueRequired", fieldPath = ".spec")
@@ -55,4 +62,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
     message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid",
     fieldPath = ".spec.runPolicy.managedBy")
 public class MPIJob extends CustomResource<MPIJobSpec, JobStatus> implements TrainingJob<MPIJobSpec>, Namespaced {
+  /** CEL, from the root: the replica specs. */
+  static final String SPECS = "self.spec.mpiReplicaSpecs";
+  /** CEL: the Launcher replicas, 1 when unset, 0 without Launcher. */
+  static final String LAUNCHER_REPLICAS = "(has(" + SPECS + ".Launcher) ? (has(" + SPECS + ".Launcher.replicas) ? "
+      + SPECS + ".Launcher.replicas : 1) : 0)";
+  /** CEL: the Worker replicas, 0 when unset (the MPI Operator's default) or without Worker. */
+  static final String WORKER_REPLICAS = "(has(" + SPECS + ".Worker) && has(" + SPECS + ".Worker.replicas) ? "
+      + SPECS + ".Worker.replicas : 0)";
+  /** The length of {@code -launcher}, after the job name in the launcher's pod name ({@link MpiHosts}). */
+  static final int LAUNCHER_SUFFIX = 9;
+  /** The length of {@code -worker-}, between the job name and the index in a worker's pod name ({@link MpiHosts}). */
+  static final int WORKER_PREFIX = 8;
 }

@@ -2,8 +2,10 @@ package dev.stint.mpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.crd.CelRuleCheck;
 import dev.stint.spi.crd.StructuralSchemaCheck;
+import dev.stint.spi.testing.CrdRules;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -12,10 +14,16 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The generated MPIJob CRD: upstream's names and v2beta1 fields; a structural schema the API server accepts; CEL rules
@@ -27,10 +35,16 @@ class MPIJobCrdTest {
   private static CustomResourceDefinition crd;
   private static CustomResourceDefinitionVersion version;
   private static JSONSchemaProps root;
+  private static CrdRules rules;
+
+  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
+      + "(<name>-launcher, <name>-worker-<index>) must be no more than 63 characters";
+  static final String TOO_MANY_IN_ALL = "spec.mpiReplicaSpecs: at most 5000 replicas in all";
 
   @BeforeAll
   static void load() throws IOException {
     yaml = CrdUpToDateTest.generatedCrd();
+    rules = CrdRules.of(yaml);
     crd = new KubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
     version = crd.getSpec().getVersions().get(0);
     root = version.getSchema().getOpenAPIV3Schema();
@@ -103,13 +117,75 @@ class MPIJobCrdTest {
     assertThat(messages(root)).containsExactly(
         "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
             + "ending with a letter or digit)",
-        "metadata.name: must be no more than 54 characters, so that the launcher's hostname <name>-launcher is a "
-            + "DNS label",
-        "metadata.name: too long for the workers' hostnames <name>-worker-<index> (DNS labels of at most 63 "
-            + "characters)",
+        NAME_TOO_LONG,
+        TOO_MANY_IN_ALL,
         "spec.mpiReplicaSpecs: must be set",
         "spec.runPolicy.managedBy is immutable",
         "spec.runPolicy.managedBy is immutable");
+  }
+
+  @Test
+  void replicasPerTypeAreBounded() {
+    assertThat(node(".spec.mpiReplicaSpecs[*].replicas").getMaximum()).isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
+  }
+
+  /**
+   * The launcher is {@code <name>-launcher} (9 characters more), a worker {@code <name>-worker-<index>}
+   * ({@code -worker-9} 9, {@code -worker-4998} 12); Worker replicas default to 0, the Launcher's to 1.
+   */
+  static Stream<Arguments> limits() {
+    return Stream.of(
+        Arguments.of("launcher only, name of 54 (launcher at 63)", name(54), replicas("Launcher", 1), List.of()),
+        Arguments.of("launcher only, name of 55", name(55), replicas("Launcher", null), List.of(NAME_TOO_LONG)),
+        Arguments.of("Worker replicas unset are 0: name of 54", name(54),
+            replicas("Launcher", null, "Worker", null), List.of()),
+        Arguments.of("10 workers, name of 54 (worker-9 at 63)", name(54), replicas("Launcher", 1, "Worker", 10),
+            List.of()),
+        Arguments.of("11 workers, name of 54: worker-10 is 64", name(54), replicas("Launcher", 1, "Worker", 11),
+            List.of(NAME_TOO_LONG)),
+        Arguments.of("4999 workers, name of 51 (worker-4998 at 63)", name(51),
+            replicas("Launcher", 1, "Worker", 4999), List.of()),
+        Arguments.of("4999 workers, name of 52", name(52), replicas("Launcher", 1, "Worker", 4999),
+            List.of(NAME_TOO_LONG)),
+        Arguments.of("launcher + 4999 workers: 5000 in all", "sum", replicas("Launcher", 1, "Worker", 4999),
+            List.of()),
+        Arguments.of("launcher + 5000 workers: 5001 in all", "sum", replicas("Launcher", null, "Worker", 5000),
+            List.of(TOO_MANY_IN_ALL)),
+        Arguments.of("5001 workers", "big", replicas("Launcher", 1, "Worker", 5001),
+            List.of("spec.mpiReplicaSpecs.Worker.replicas: should be less than or equal to 5000", TOO_MANY_IN_ALL)),
+        Arguments.of("negative workers", "neg", replicas("Launcher", 1, "Worker", -3),
+            List.of("spec.mpiReplicaSpecs.Worker.replicas: should be greater than or equal to 0",
+                "spec.mpiReplicaSpecs.Worker.replicas: must be greater than or equal to 1")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("limits")
+  void knownLimitsAreRefusedUpFront(String title, String name, Map<String, Integer> replicas, List<String> errors) {
+    assertThat(rules.errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
+  }
+
+  /** A DNS-1035 name of this length. */
+  static String name(int length) {
+    return "n" + "x".repeat(length - 1);
+  }
+
+  /** Replica types and their replicas, in order; a null count leaves {@code replicas} unset. */
+  static Map<String, Integer> replicas(Object... typesAndCounts) {
+    Map<String, Integer> replicas = new LinkedHashMap<>();
+    for (int i = 0; i < typesAndCounts.length; i += 2) {
+      replicas.put((String) typesAndCounts[i], (Integer) typesAndCounts[i + 1]);
+    }
+    return replicas;
+  }
+
+  /** An MPIJob that is valid apart from its name and replicas. */
+  static String job(String name, Map<String, Integer> replicas) {
+    StringBuilder specs = new StringBuilder();
+    replicas.forEach((type, count) -> specs.append("    ").append(type).append(":\n")
+        .append(count == null ? "" : "      replicas: " + count + "\n")
+        .append("      template: {spec: {containers: [{name: mpi, image: busybox}]}}\n"));
+    return "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: " + name + "}\nspec:\n"
+        + "  mpiReplicaSpecs:\n" + specs;
   }
 
   @Test

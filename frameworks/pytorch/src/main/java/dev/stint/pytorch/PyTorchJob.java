@@ -2,6 +2,7 @@ package dev.stint.pytorch;
 
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
+import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.crd.CrdFinisher;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
@@ -38,6 +39,20 @@ import io.fabric8.kubernetes.model.annotation.Version;
         + "and ending with a letter or digit)")
 @ValidationRule(value = "size(self.metadata.name) <= 63",
     message = "metadata.name: must be no more than 63 characters")
+// Known limits, checked before any child exists (DESIGN.md §6). A pod and its headless service are named
+// <name>-<type in lower case>-<index> and a service name is a DNS-1035 label: the longest of them, that of the last
+// index of each replica type present, must fit in 63 characters (lower-casing keeps the length of the type).
+@ValidationRule(value = "!has(self.spec) || !has(" + PyTorchJob.SPECS + ") || " + PyTorchJob.SPECS + ".all(t, "
+    + "size(self.metadata.name) + 1 + size(t) + 1 + size(string(" + PyTorchJob.REPLICAS_OF_T + " > 1 ? "
+    + PyTorchJob.REPLICAS_OF_T + " - 1 : 0)) <= " + ReplicaLimits.MAX_NAME + ")",
+    message = "metadata.name: too long for its replica names: pod and service names (<name>-<type>-<index>) must be "
+        + "no more than " + ReplicaLimits.MAX_NAME + " characters",
+    fieldPath = ".metadata.name", reason = "FieldValueInvalid")
+// each replica type has at most ReplicaLimits.MAX_PER_TYPE replicas (the schema's maximum); the job as many in all
+@ValidationRule(value = "!has(self.spec) || !has(" + PyTorchJob.SPECS + ") || "
+    + PyTorchJob.MASTER_REPLICAS + " + " + PyTorchJob.WORKER_REPLICAS + " <= " + ReplicaLimits.MAX_PER_JOB,
+    message = "spec.pytorchReplicaSpecs: at most " + ReplicaLimits.MAX_PER_JOB + " replicas in all",
+    fieldPath = ".spec.pytorchReplicaSpecs", reason = "FieldValueInvalid")
 // A rule inside spec would not run for a job without spec.
 @ValidationRule(value = "has(self.spec)", message = "spec.pytorchReplicaSpecs: must be set",
     reason = "FieldValueRequired", fieldPath = ".spec")
@@ -53,4 +68,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
     fieldPath = ".spec.runPolicy.managedBy")
 public class PyTorchJob extends CustomResource<PyTorchJobSpec, JobStatus>
     implements TrainingJob<PyTorchJobSpec>, Namespaced {
+  /** CEL, from the root: the replica specs. */
+  static final String SPECS = "self.spec.pytorchReplicaSpecs";
+  /** CEL, inside {@code SPECS.all(t, ...)}: the replicas of type {@code t}, 1 when unset. */
+  static final String REPLICAS_OF_T = "(has(" + SPECS + "[t].replicas) ? " + SPECS + "[t].replicas : 1)";
+  /** CEL: the Master replicas, 1 when unset, 0 without Master. */
+  static final String MASTER_REPLICAS = "(has(" + SPECS + ".Master) ? (has(" + SPECS + ".Master.replicas) ? "
+      + SPECS + ".Master.replicas : 1) : 0)";
+  /** CEL: the Worker replicas, 1 when unset, 0 without Worker. */
+  static final String WORKER_REPLICAS = "(has(" + SPECS + ".Worker) ? (has(" + SPECS + ".Worker.replicas) ? "
+      + SPECS + ".Worker.replicas : 1) : 0)";
 }

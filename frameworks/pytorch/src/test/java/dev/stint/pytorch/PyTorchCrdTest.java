@@ -2,8 +2,10 @@ package dev.stint.pytorch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.crd.CelRuleCheck;
 import dev.stint.spi.crd.StructuralSchemaCheck;
+import dev.stint.spi.testing.CrdRules;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -13,9 +15,15 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The generated PyTorchJob CRD: upstream's names, subresources and columns; a structural schema the API server
@@ -27,10 +35,16 @@ class PyTorchCrdTest {
   private static CustomResourceDefinition crd;
   private static CustomResourceDefinitionVersion v1;
   private static JSONSchemaProps root;
+  private static CrdRules rules;
+
+  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
+      + "(<name>-<type>-<index>) must be no more than 63 characters";
+  static final String TOO_MANY_IN_ALL = "spec.pytorchReplicaSpecs: at most 5000 replicas in all";
 
   @BeforeAll
   static void load() throws IOException {
     yaml = CrdUpToDateTest.generatedCrd();
+    rules = CrdRules.of(yaml);
     crd = new KubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
     v1 = crd.getSpec().getVersions().get(0);
     root = v1.getSchema().getOpenAPIV3Schema();
@@ -110,6 +124,8 @@ class PyTorchCrdTest {
         "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
             + "ending with a letter or digit)",
         "metadata.name: must be no more than 63 characters",
+        NAME_TOO_LONG,
+        TOO_MANY_IN_ALL,
         "spec.pytorchReplicaSpecs: must be set",
         "spec.runPolicy.managedBy is immutable",
         "spec.runPolicy.managedBy is immutable");
@@ -125,6 +141,81 @@ class PyTorchCrdTest {
         "spec.pytorchReplicaSpecs: every replica type needs a container named pytorch in template.spec.containers",
         "spec.pytorchReplicaSpecs.Master.replicas: must be 1",
         "spec.pytorchReplicaSpecs.Worker.replicas: must be at least 1");
+  }
+
+  @Test
+  void limitsAreTheSpisNumbers() {
+    assertThat(ReplicaLimits.MAX_NAME).isEqualTo(63);
+    assertThat(node(".spec.pytorchReplicaSpecs[*].replicas").getMaximum()).isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
+    assertThat(node(".spec.pytorchReplicaSpecs[*].replicas").getMinimum()).isEqualTo(0.0);
+  }
+
+  /**
+   * The longest child name is {@code <name>-<type>-<last index>}: {@code -master-0} adds 9 characters, {@code -worker-9}
+   * 9, {@code -worker-10} 10, {@code -worker-4999} 12. Replicas default to 1.
+   */
+  static Stream<Arguments> limits() {
+    return Stream.of(
+        Arguments.of("Master only, name of 54 (master-0 at 63)", name(54), replicas("Master", 1), List.of()),
+        Arguments.of("Master only, name of 55", name(55), replicas("Master", 1), List.of(NAME_TOO_LONG)),
+        Arguments.of("10 Workers, name of 54 (worker-9 at 63)", name(54), replicas("Master", 1, "Worker", 10),
+            List.of()),
+        Arguments.of("10 Workers, name of 55", name(55), replicas("Master", 1, "Worker", 10), List.of(NAME_TOO_LONG)),
+        Arguments.of("11 Workers, name of 53 (worker-10 at 63)", name(53), replicas("Worker", 11), List.of()),
+        Arguments.of("11 Workers, name of 54", name(54), replicas("Worker", 11), List.of(NAME_TOO_LONG)),
+        Arguments.of("Worker replicas unset count as 1, name of 54", name(54), replicas("Worker", null), List.of()),
+        Arguments.of("Worker replicas unset count as 1, name of 55", name(55), replicas("Worker", null),
+            List.of(NAME_TOO_LONG)),
+        Arguments.of("5000 Workers, name of 51 (worker-4999 at 63)", name(51), replicas("Worker", 5000), List.of()),
+        Arguments.of("5000 Workers, name of 52", name(52), replicas("Worker", 5000), List.of(NAME_TOO_LONG)),
+        Arguments.of("5001 Workers", "big", replicas("Worker", 5001),
+            List.of("spec.pytorchReplicaSpecs.Worker.replicas: should be less than or equal to 5000",
+                TOO_MANY_IN_ALL)),
+        Arguments.of("negative Workers", "neg", replicas("Worker", -1),
+            List.of("spec.pytorchReplicaSpecs.Worker.replicas: should be greater than or equal to 0",
+                "spec.pytorchReplicaSpecs.Worker.replicas: must be at least 1")),
+        Arguments.of("1 Master + 4999 Workers: 5000 in all", "sum", replicas("Master", 1, "Worker", 4999), List.of()),
+        Arguments.of("1 Master + 5000 Workers: 5001 in all", "sum", replicas("Master", 1, "Worker", 5000),
+            List.of(TOO_MANY_IN_ALL)),
+        Arguments.of("Master replicas unset count as 1 in the sum", "sum", replicas("Master", null, "Worker", 5000),
+            List.of(TOO_MANY_IN_ALL)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("limits")
+  void knownLimitsAreRefusedUpFront(String title, String name, Map<String, Integer> replicas, List<String> errors) {
+    assertThat(rules.errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
+  }
+
+  @Test
+  void theRulesCountLikeTheSpi() {
+    assertThat(ReplicaLimits.longestIndexedName(name(51), "Worker", 5000)).isEqualTo(63);
+    assertThat(ReplicaLimits.longestIndexedName(name(54), "Master", 1)).isEqualTo(63);
+    assertThat(ReplicaLimits.longestIndexedName(name(54), "Worker", 0)).isEqualTo(63);
+  }
+
+  /** A DNS-1035 name of this length. */
+  static String name(int length) {
+    return "n" + "x".repeat(length - 1);
+  }
+
+  /** Replica types and their replicas, in order; a null count leaves {@code replicas} unset. */
+  static Map<String, Integer> replicas(Object... typesAndCounts) {
+    Map<String, Integer> replicas = new LinkedHashMap<>();
+    for (int i = 0; i < typesAndCounts.length; i += 2) {
+      replicas.put((String) typesAndCounts[i], (Integer) typesAndCounts[i + 1]);
+    }
+    return replicas;
+  }
+
+  /** A PyTorchJob that is valid apart from its name and replicas. */
+  static String job(String name, Map<String, Integer> replicas) {
+    StringBuilder specs = new StringBuilder();
+    replicas.forEach((type, count) -> specs.append("    ").append(type).append(":\n")
+        .append(count == null ? "" : "      replicas: " + count + "\n")
+        .append("      template: {spec: {containers: [{name: pytorch, image: busybox}]}}\n"));
+    return "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: " + name + "}\nspec:\n"
+        + "  pytorchReplicaSpecs:\n" + specs;
   }
 
   @Test

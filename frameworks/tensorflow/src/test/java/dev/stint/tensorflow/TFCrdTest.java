@@ -3,8 +3,10 @@ package dev.stint.tensorflow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.crd.CelRuleCheck;
 import dev.stint.spi.crd.StructuralSchemaCheck;
+import dev.stint.spi.testing.CrdRules;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -14,9 +16,15 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The generated TFJob CRD: upstream's names and columns and no scale subresource; a structural schema the API server
@@ -28,10 +36,16 @@ class TFCrdTest {
   private static CustomResourceDefinition crd;
   private static CustomResourceDefinitionVersion v1;
   private static JSONSchemaProps root;
+  private static CrdRules rules;
+
+  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
+      + "(<name>-<type>-<index>) must be no more than 63 characters";
+  static final String TOO_MANY_IN_ALL = "spec.tfReplicaSpecs: at most 5000 replicas in all";
 
   @BeforeAll
   static void load() throws IOException {
     yaml = CrdUpToDateTest.generatedCrd();
+    rules = CrdRules.of(yaml);
     crd = new KubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
     v1 = crd.getSpec().getVersions().get(0);
     root = v1.getSchema().getOpenAPIV3Schema();
@@ -114,6 +128,8 @@ class TFCrdTest {
         "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
             + "ending with a letter or digit)",
         "metadata.name: must be no more than 63 characters",
+        NAME_TOO_LONG,
+        TOO_MANY_IN_ALL,
         "spec.tfReplicaSpecs: must be set",
         "spec.runPolicy.managedBy is immutable",
         "spec.runPolicy.managedBy is immutable");
@@ -137,6 +153,72 @@ class TFCrdTest {
     for (String type : new TensorFlowFramework("").replicaTypes()) {
       assertThat(rule).contains("'" + type + "'");
     }
+  }
+
+  @Test
+  void replicasPerTypeAreBounded() {
+    assertThat(node(".spec.tfReplicaSpecs[*].replicas").getMaximum()).isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
+  }
+
+  /**
+   * The longest child name is {@code <name>-<type>-<last index>}, for every type present: {@code -chief-0} adds 8
+   * characters, {@code -evaluator-0} 12, {@code -ps-9} 5, {@code -worker-99} 10. Replicas default to 1.
+   */
+  static Stream<Arguments> limits() {
+    return Stream.of(
+        Arguments.of("Chief and PS, name of 55 (chief-0 at 63)", name(55), replicas("Chief", 1, "PS", 1), List.of()),
+        Arguments.of("Chief and PS, name of 56", name(56), replicas("Chief", 1, "PS", 1), List.of(NAME_TOO_LONG)),
+        Arguments.of("Chief and a Worker, name of 55: worker-0 is 64", name(55), replicas("Chief", 1, "Worker", 1),
+            List.of(NAME_TOO_LONG)),
+        Arguments.of("Evaluator unset replicas, name of 51", name(51), replicas("Evaluator", null, "Worker", 1),
+            List.of()),
+        Arguments.of("Evaluator unset replicas, name of 52", name(52), replicas("Evaluator", null, "Worker", 1),
+            List.of(NAME_TOO_LONG)),
+        Arguments.of("10 PS, 100 Workers, name of 53", name(53), replicas("PS", 10, "Worker", 100), List.of()),
+        Arguments.of("10 PS, 100 Workers, name of 54: worker-99 is 64", name(54), replicas("PS", 10, "Worker", 100),
+            List.of(NAME_TOO_LONG)),
+        Arguments.of("10 PS only, name of 58 (ps-9 at 63)", name(58), replicas("PS", 10), List.of()),
+        Arguments.of("10 PS only, name of 59", name(59), replicas("PS", 10), List.of(NAME_TOO_LONG)),
+        Arguments.of("5000 Workers", "big", replicas("Worker", 5000), List.of()),
+        Arguments.of("5001 Workers", "big", replicas("Worker", 5001),
+            List.of("spec.tfReplicaSpecs.Worker.replicas: should be less than or equal to 5000", TOO_MANY_IN_ALL)),
+        Arguments.of("2500 PS + 2500 Workers: 5000 in all", "sum", replicas("PS", 2500, "Worker", 2500), List.of()),
+        Arguments.of("Chief + 2500 PS + 2500 Workers: 5001 in all", "sum",
+            replicas("Chief", 1, "PS", 2500, "Worker", 2500), List.of(TOO_MANY_IN_ALL)),
+        Arguments.of("Evaluator unset counts as 1 in the sum", "sum", replicas("Evaluator", null, "Worker", 5000),
+            List.of(TOO_MANY_IN_ALL)),
+        Arguments.of("negative PS", "neg", replicas("PS", -1, "Worker", 1),
+            List.of("spec.tfReplicaSpecs.PS.replicas: should be greater than or equal to 0")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("limits")
+  void knownLimitsAreRefusedUpFront(String title, String name, Map<String, Integer> replicas, List<String> errors) {
+    assertThat(rules.errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
+  }
+
+  /** A DNS-1035 name of this length. */
+  static String name(int length) {
+    return "n" + "x".repeat(length - 1);
+  }
+
+  /** Replica types and their replicas, in order; a null count leaves {@code replicas} unset. */
+  static Map<String, Integer> replicas(Object... typesAndCounts) {
+    Map<String, Integer> replicas = new LinkedHashMap<>();
+    for (int i = 0; i < typesAndCounts.length; i += 2) {
+      replicas.put((String) typesAndCounts[i], (Integer) typesAndCounts[i + 1]);
+    }
+    return replicas;
+  }
+
+  /** A TFJob that is valid apart from its name and replicas. */
+  static String job(String name, Map<String, Integer> replicas) {
+    StringBuilder specs = new StringBuilder();
+    replicas.forEach((type, count) -> specs.append("    ").append(type).append(":\n")
+        .append(count == null ? "" : "      replicas: " + count + "\n")
+        .append("      template: {spec: {containers: [{name: tensorflow, image: busybox}]}}\n"));
+    return "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: " + name + "}\nspec:\n"
+        + "  tfReplicaSpecs:\n" + specs;
   }
 
   @Test

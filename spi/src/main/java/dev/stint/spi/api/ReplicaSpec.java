@@ -2,6 +2,7 @@ package dev.stint.spi.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -10,8 +11,10 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ReplicaSpec {
 
-  @JsonPropertyDescription("Number of pods of this replica type. Defaults to 1.")
+  @JsonPropertyDescription("Number of pods of this replica type, at most " + ReplicaLimits.MAX_PER_TYPE
+      + ". Defaults to 1 (MPIJob Workers: 0).")
   @Min(0)
+  @Max(ReplicaLimits.MAX_PER_TYPE)
   private Integer replicas;
 
   @JsonPropertyDescription("Pod template of every replica of this type.")

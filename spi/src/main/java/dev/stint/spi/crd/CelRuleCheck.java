@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks offline the two placement rules of {@code x-kubernetes-validations} that make the API server refuse a CRD:
+ * Checks offline the placement rules of {@code x-kubernetes-validations} that make the API server refuse a CRD:
  *
  * <ul>
  *   <li><b>bounded iteration</b>: every list or map that a rule iterates with a macro ({@code all}, {@code exists},
@@ -20,6 +20,9 @@ import java.util.regex.Pattern;
  *       macros); a receiver that cannot be resolved is reported too, so every rule stays checkable.</li>
  *   <li><b>transition rules</b>: a rule that reads {@code oldSelf} must not sit below the items of a list that is not
  *       {@code x-kubernetes-list-type: map}, where old and new values cannot be correlated.</li>
+ *   <li><b>field paths</b>: a rule's {@code fieldPath} must name a node the schema declares (the API server says
+ *       "must be a valid path"); a root rule about {@code .metadata.name} needs the root schema to declare it, which
+ *       {@link CrdFinisher} does.</li>
  * </ul>
  *
  * It is a textual check, not a CEL compiler: it does not see iteration through {@code in} or functions such as
@@ -33,6 +36,7 @@ public final class CelRuleCheck {
           + "\\s*\\.\\s*(all|exists_one|exists|map|filter)\\s*\\(\\s*(" + IDENT + ")\\s*,");
   private static final Pattern SEGMENT = Pattern.compile("\\.\\s*(" + IDENT + ")|\\[[^\\[\\]]*\\]");
   private static final Pattern OLD_SELF = Pattern.compile("\\boldSelf\\b");
+  private static final Pattern FIELD_PATH_STEP = Pattern.compile("\\.(" + IDENT + ")|\\[[^\\[\\]]*\\]");
 
   private CelRuleCheck() { }
 
@@ -48,7 +52,7 @@ public final class CelRuleCheck {
     String where = SchemaTree.display(path);
     if (node.getXKubernetesValidations() != null) {
       for (ValidationRule rule : node.getXKubernetesValidations()) {
-        checkRule(where, node, rule.getRule(), uncorrelatable, violations);
+        checkRule(where, node, rule, uncorrelatable, violations);
       }
     }
     if (node.getProperties() != null) {
@@ -59,8 +63,13 @@ public final class CelRuleCheck {
     check(path + "[*]", SchemaTree.arrayItems(node), uncorrelatable || !listMap, violations);
   }
 
-  private static void checkRule(String where, JSONSchemaProps node, String rule, boolean uncorrelatable,
+  private static void checkRule(String where, JSONSchemaProps node, ValidationRule validation, boolean uncorrelatable,
                                 List<String> violations) {
+    String rule = validation.getRule();
+    String fieldPath = validation.getFieldPath();
+    if (fieldPath != null && !fieldPath.isEmpty() && !declares(node, fieldPath)) {
+      violations.add(where + ": " + rule + ": fieldPath " + fieldPath + " is not a field of the schema");
+    }
     if (uncorrelatable && OLD_SELF.matcher(rule).find()) {
       violations.add(where + ": " + rule + ": oldSelf below a list that is not x-kubernetes-list-type=map");
     }
@@ -79,6 +88,26 @@ public final class CelRuleCheck {
       if (bound != null) violations.add(where + ": " + rule + ": " + receiver + " " + bound);
       scope.put(macro.group(3), elementOf(iterated));
     }
+  }
+
+  /**
+   * Whether a {@code fieldPath} ({@code .a.b}, {@code .a['key']}, {@code .a[0]}) names a node of the schema, as the API
+   * server requires: fields through {@code properties}, keys through {@code additionalProperties}, indexes through
+   * {@code items}.
+   */
+  static boolean declares(JSONSchemaProps node, String fieldPath) {
+    Matcher step = FIELD_PATH_STEP.matcher(fieldPath);
+    int at = 0;
+    while (node != null && at < fieldPath.length()) {
+      if (!step.find(at) || step.start() != at) return false;
+      if (step.group(1) != null) {
+        node = node.getProperties() == null ? null : node.getProperties().get(step.group(1));
+      } else {
+        node = index(node);
+      }
+      at = step.end();
+    }
+    return node != null;
   }
 
   /** The schema a path expression refers to, or null when it cannot be resolved. */

@@ -32,13 +32,15 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>bounds the container lists of every pod template with {@code maxItems}, so that CEL rules scanning
  *       containers stay within the API server's cost budget;</li>
+ *   <li>declares {@code metadata.name} in the root schema when a root rule reports at it with {@code fieldPath}
+ *       (the API server refuses a {@code fieldPath} the schema does not declare);</li>
  *   <li>adds the {@code scale} subresource declared by the annotations {@link #SCALE_SPEC_REPLICAS_PATH},
  *       {@link #SCALE_STATUS_REPLICAS_PATH} and {@link #SCALE_LABEL_SELECTOR_PATH}, and orders the printer columns
  *       as {@link #PRINTER_COLUMN_ORDER} says (set these hints on the custom resource class with fabric8's
  *       {@code @Annotations}); the hint annotations are removed;</li>
  *   <li>checks that every schema is structural ({@link StructuralSchemaCheck}) and that every CEL rule iterates only
- *       bounded lists and maps and reads {@code oldSelf} only where the API server allows it
- *       ({@link CelRuleCheck}).</li>
+ *       bounded lists and maps, reads {@code oldSelf} only where the API server allows it and reports at a
+ *       {@code fieldPath} the schema declares ({@link CelRuleCheck}).</li>
  * </ol>
  * The output is deterministic and finishing is idempotent, so the result can be checked in and compared.
  */
@@ -107,6 +109,7 @@ public final class CrdFinisher {
     for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
       if (version.getSchema() != null && version.getSchema().getOpenAPIV3Schema() != null) {
         PodTemplateBounds.apply(version.getSchema().getOpenAPIV3Schema());
+        RootMetadataFields.apply(version.getSchema().getOpenAPIV3Schema());
       }
     }
     problems.addAll(problems(crd));

@@ -82,4 +82,33 @@ class CelRuleCheckTest {
   void oldSelfOnlyWhereCorrelatable(String name, String schema, List<String> violations) {
     assertThat(CelRuleCheck.violations(TestCrds.schema(schema))).containsExactlyElementsOf(violations);
   }
+  static Stream<Arguments> fieldPaths() {
+    String schema = """
+        type: object
+        properties:
+          %s
+          spec:
+            type: object
+            properties:
+              specs: {type: object, maxProperties: 2, additionalProperties: {type: object, properties: {n: {type: integer}}}}
+        x-kubernetes-validations:
+        - {rule: "true", message: m, fieldPath: "%s"}
+        """;
+    String metadata = "metadata: {type: object, properties: {name: {type: string}}}";
+    return Stream.of(
+        Arguments.of("a field", schema.formatted("", ".spec.specs"), List.of()),
+        Arguments.of("through a map key", schema.formatted("", ".spec.specs['Worker'].n"), List.of()),
+        Arguments.of("a field the schema lacks", schema.formatted("", ".spec.other"),
+            List.of("<root>: true: fieldPath .spec.other is not a field of the schema")),
+        Arguments.of("metadata.name undeclared, as the generator leaves it",
+            schema.formatted("", ".metadata.name"),
+            List.of("<root>: true: fieldPath .metadata.name is not a field of the schema")),
+        Arguments.of("metadata.name declared", schema.formatted(metadata, ".metadata.name"), List.of()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("fieldPaths")
+  void fieldPathMustNameAFieldOfTheSchema(String name, String schema, List<String> violations) {
+    assertThat(CelRuleCheck.violations(TestCrds.schema(schema))).containsExactlyElementsOf(violations);
+  }
 }

@@ -125,6 +125,30 @@ class CrdFinisherTest {
   }
 
   @Test
+  void aRootRuleAboutTheNameGetsMetadataNameDeclared() {
+    CustomResourceDefinition crd = TestCrds.crd("""
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}}}
+        x-kubernetes-validations:
+        - rule: "size(self.metadata.name) + self.spec.size <= 63"
+          message: "metadata.name: too long"
+          fieldPath: ".metadata.name"
+          reason: FieldValueInvalid
+        """);
+
+    assertThat(CrdFinisher.problems(crd)).singleElement().asString()
+        .contains("fieldPath .metadata.name is not a field of the schema");
+    assertThat(CrdFinisher.finish(crd)).isEmpty();
+    JSONSchemaProps root = TestCrds.rootOf(crd);
+    assertThat(root.getProperties()).containsOnlyKeys("metadata", "spec");
+    assertThat(root.getProperties().get("metadata").getType()).isEqualTo("object");
+    assertThat(root.getProperties().get("metadata").getProperties()).containsOnlyKeys("name");
+    assertThat(root.getProperties().get("metadata").getProperties().get("name").getType()).isEqualTo("string");
+    assertThat(StructuralSchemaCheck.violations(root)).isEmpty();
+  }
+
+  @Test
   void mainFinishesTheFilesInPlace(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("widgets.example.com-v1.yml");
     Files.writeString(file, new KubernetesSerialization().asYaml(TestCrds.crd(SCALE_HINTS, TWO_POD_TEMPLATES)));

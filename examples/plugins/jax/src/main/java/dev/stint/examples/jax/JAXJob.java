@@ -2,6 +2,7 @@ package dev.stint.examples.jax;
 
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
+import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.crd.CrdFinisher;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
@@ -36,7 +37,27 @@ import io.fabric8.kubernetes.model.annotation.Version;
     message = "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter "
         + "and ending with a letter or digit)")
 @ValidationRule(value = "size(self.metadata.name) <= 63", message = "metadata.name: must be no more than 63 characters")
+// the limits every kind checks before any child exists, with the SPI's numbers: pods and their services are named
+// <name>-<type in lower case>-<index> (the engine's default name), a DNS-1035 label of at most 63 characters; and at
+// most ReplicaLimits.MAX_PER_JOB replicas in all (each type's maximum comes with the SPI's ReplicaSpec)
+@ValidationRule(value = "!has(self.spec) || !has(" + JAXJob.SPECS + ") || " + JAXJob.SPECS + ".all(t, "
+    + "size(self.metadata.name) + 1 + size(t) + 1 + size(string(" + JAXJob.REPLICAS_OF_T + " > 1 ? "
+    + JAXJob.REPLICAS_OF_T + " - 1 : 0)) <= " + ReplicaLimits.MAX_NAME + ")",
+    message = "metadata.name: too long for its replica names: pod and service names (<name>-<type>-<index>) must be "
+        + "no more than " + ReplicaLimits.MAX_NAME + " characters",
+    fieldPath = ".metadata.name", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.spec) || !has(" + JAXJob.SPECS + ") || " + JAXJob.WORKER_REPLICAS + " <= "
+    + ReplicaLimits.MAX_PER_JOB,
+    message = "spec.jaxReplicaSpecs: at most " + ReplicaLimits.MAX_PER_JOB + " replicas in all",
+    fieldPath = ".spec.jaxReplicaSpecs", reason = "FieldValueInvalid")
 @ValidationRule(value = "has(self.spec)", message = "spec.jaxReplicaSpecs: must be set", reason = "FieldValueRequired",
     fieldPath = ".spec")
 public class JAXJob extends CustomResource<JAXJobSpec, JobStatus> implements TrainingJob<JAXJobSpec>, Namespaced {
+  /** CEL, from the root: the replica specs. */
+  static final String SPECS = "self.spec.jaxReplicaSpecs";
+  /** CEL, inside {@code SPECS.all(t, ...)}: the replicas of type {@code t}, 1 when unset (the SPI's default). */
+  static final String REPLICAS_OF_T = "(has(" + SPECS + "[t].replicas) ? " + SPECS + "[t].replicas : 1)";
+  /** CEL: the Worker replicas, 1 when unset, 0 without Worker. */
+  static final String WORKER_REPLICAS = "(has(" + SPECS + ".Worker) ? (has(" + SPECS + ".Worker.replicas) ? "
+      + SPECS + ".Worker.replicas : 1) : 0)";
 }
