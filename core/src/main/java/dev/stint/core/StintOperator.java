@@ -177,11 +177,13 @@ public final class StintOperator implements AutoCloseable {
     private static <J extends TrainingJob<?>> ControllerConfiguration<J> configuration(
         Operator operator, TrainingJobReconciler<J> reconciler, TrainingFramework<J> framework) {
       String name = framework.controllerName();
-      return new ResolvedControllerConfiguration<>(name, true, reconciler.getClass().getCanonicalName(),
+      // not generation-aware: the reconciler's own filter also lets through a status another client wrote
+      return new ResolvedControllerConfiguration<>(name, false, reconciler.getClass().getCanonicalName(),
           unlimitedRetry(), null, Duration.ofHours(10), null, null, name, operator.getConfigurationService(),
           InformerConfiguration.builder(framework.jobType()).withName(name)
               // no finalizer, so the cache is where the engine learns that a job is gone, and forgets it
               .withItemStore(new SlimItemStore<J>(job -> reconciler.forget(job.getMetadata().getUid())))
+              .withOnUpdateFilter(reconciler::worthReconciling)
               .buildForController(), false, null);
     }
 

@@ -29,6 +29,8 @@ final class StatusWriter {
   private final boolean serverSideApply;
   private final String fieldManager;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
+  /** The last status written per job, to tell our own writes from another client's in the job's watch events. */
+  private final Map<String, JobStatus> lastWritten = new ConcurrentHashMap<>();
 
   StatusWriter(KubernetesClient client, boolean serverSideApply, String fieldManager) {
     this.client = client;
@@ -78,18 +80,26 @@ final class StatusWriter {
             .withForce(true).withPatchType(PatchType.SERVER_SIDE_APPLY).build(), patch)
         : client.resource(patch).updateStatus();
     long version = parse(result.getMetadata().getResourceVersion());
+    JobStatus copy = status.copy();
+    lastWritten.put(job.getMetadata().getUid(), copy);
     if (version >= 0) {
-      written.put(job.getMetadata().getUid(), new Written(version, status.copy()));
+      written.put(job.getMetadata().getUid(), new Written(version, copy));
     }
+  }
+
+  /** Whether this status is the last one written for the job, as opposed to one another client wrote since. */
+  boolean isOwn(String uid, JobStatus status) {
+    return status != null && status.equals(lastWritten.get(uid));
   }
 
   /** Drops what was written for a job that is gone. */
   void forget(String uid) {
     written.remove(uid);
+    lastWritten.remove(uid);
   }
 
   int remembered() {
-    return written.size();
+    return written.size() + lastWritten.size();
   }
 
   private static long parse(String resourceVersion) {

@@ -154,6 +154,20 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     }
   }
 
+  /**
+   * Whether a change of the job seen by its watch needs a reconcile: a new generation (its spec changed), a deletion
+   * asked, or a status that another client wrote (it is corrected at once; our own writes need no reconcile). Other
+   * changes, such as labels, do not.
+   */
+  public boolean worthReconciling(J newJob, J oldJob) {
+    if (!Objects.equals(newJob.getMetadata().getGeneration(), oldJob.getMetadata().getGeneration())
+        || (newJob.getMetadata().getDeletionTimestamp() != null && oldJob.getMetadata().getDeletionTimestamp() == null)) {
+      return true;
+    }
+    return !Objects.equals(newJob.getStatus(), oldJob.getStatus())
+        && !statusWriter.isOwn(newJob.getMetadata().getUid(), newJob.getStatus());
+  }
+
   /** Jobs this reconciler keeps something about: statuses it wrote that the cache has yet to show, retries. */
   public int remembered() {
     return statusWriter.remembered() + retrying.size();
@@ -242,7 +256,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
   /**
    * The failed job's decision plus what the engine does for any failed job (stop its running pods, clean up as
-   * {@code cleanPodPolicy} says), decided now because no later event may come: status writes do not trigger a
+   * {@code cleanPodPolicy} says), decided now because no later event may come: our own status writes do not trigger a
    * reconcile. The finished-job path asks the framework only for its kind and replica types; if even that throws, the
    * pods stay until a pass in which it does not.
    */
