@@ -52,6 +52,10 @@ public record ApiRefusal(boolean permanent, String cause, String message) {
     if (lower.contains("being terminated") || lower.contains("namespaceterminating")) {
       return new ApiRefusal(false, "NamespaceTerminating", message);
     }
+    // a namespace's default service account comes a moment after the namespace; a named one when someone creates it
+    if (lower.contains("error looking up service account")) {
+      return new ApiRefusal(false, "ServiceAccountMissing", message);
+    }
     return new ApiRefusal(true, "Forbidden", message);
   }
 

@@ -211,8 +211,20 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       }
       return act(job, current, observed, now); // a failed job's decision creates nothing, so cannot fail so again
     } catch (KubernetesClientException e) {
+      if (stopping(e)) {
+        throw e; // the operator is stopping: not the API server's refusal
+      }
       return retryLater(job, current, e, now);
     }
+  }
+
+  private static boolean stopping(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof InterruptedException) {
+        return true;
+      }
+    }
+    return Thread.currentThread().isInterrupted();
   }
 
   private Decision frameworkFailed(J job, FrameworkFailure e, Observed observed, Instant now) {

@@ -40,6 +40,7 @@ class FrameworkFailureOnMockServerTest {
   }
 
   KubernetesClient client;
+  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
   StintOperator operator;
   FakeKubelet kubelet;
 
@@ -55,6 +56,7 @@ class FrameworkFailureOnMockServerTest {
     if (operator != null) {
       operator.stop();
     }
+    dev.stint.core.testing.MockServerShutdown.quietly(server);
   }
 
   void start(String fault) {

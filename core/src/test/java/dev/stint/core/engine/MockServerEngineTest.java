@@ -34,6 +34,7 @@ abstract class MockServerEngineTest {
   }
 
   KubernetesClient client;
+  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
   StintOperator operator;
   FakeKubelet kubelet;
 
@@ -48,6 +49,7 @@ abstract class MockServerEngineTest {
   @AfterEach
   void stop() {
     operator.stop();
+    dev.stint.core.testing.MockServerShutdown.quietly(server);
   }
 
   StintOperator newOperator() {

@@ -42,6 +42,7 @@ class PluginOnMockServerTest {
   }
 
   KubernetesClient client;
+  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
   @TempDir Path plugins;
   StintOperator operator;
   PluginDirDiscovery discovery;
@@ -54,6 +55,7 @@ class PluginOnMockServerTest {
     if (discovery != null) {
       discovery.close();
     }
+    dev.stint.core.testing.MockServerShutdown.quietly(server);
   }
 
   @Test

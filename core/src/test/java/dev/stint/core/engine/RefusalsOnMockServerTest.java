@@ -9,14 +9,12 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Children the API server refuses: for good (the job fails at once, saying why) or for a while (retried). */
 @EnableKubernetesMockClient(crud = true)
 class RefusalsOnMockServerTest extends MockServerEngineTest {
-  KubernetesMockServer server;
 
   @Test
   void aServiceRefusedAsInvalidEndsTheJobFailedWithTheApiServersWordsAndStopsItsPods() {

@@ -19,6 +19,7 @@ class ApiRefusalTest {
       403 | Forbidden | pods "x" is forbidden: violates PodSecurity "restricted:latest"                   | true  | Forbidden
       403 | Forbidden | pods "x" is forbidden: exceeded quota: compute, requested: cpu=2                  | false | QuotaExceeded
       403 | Forbidden | pods "x" is forbidden: status unknown for quota: compute, resources: pods            | false | QuotaExceeded
+      403 | Forbidden | pods "x" is forbidden: error looking up service account t/default: serviceaccount "default" not found | false | ServiceAccountMissing
       403 | Forbidden | unable to create new content in namespace t because it is being terminated        | false | NamespaceTerminating
       409 | Conflict  | Operation cannot be fulfilled: the object has been modified                      | false | Conflict
       410 | Expired   | too old resource version                                                          | false | Expired

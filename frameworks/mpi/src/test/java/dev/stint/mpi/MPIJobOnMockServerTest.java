@@ -30,6 +30,7 @@ class MPIJobOnMockServerTest {
   }
 
   KubernetesClient client;
+  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
   StintOperator operator;
   FakeKubelet kubelet;
 
@@ -46,6 +47,7 @@ class MPIJobOnMockServerTest {
   @AfterEach
   void stop() {
     operator.stop();
+    dev.stint.core.testing.MockServerShutdown.quietly(server);
   }
 
   JobStatus status(String name) {

@@ -29,6 +29,7 @@ class TFJobOnMockServerTest {
   }
 
   KubernetesClient client;
+  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
   StintOperator operator;
   FakeKubelet kubelet;
 
@@ -45,6 +46,7 @@ class TFJobOnMockServerTest {
   @AfterEach
   void stop() {
     operator.stop();
+    dev.stint.core.testing.MockServerShutdown.quietly(server);
   }
 
   JobStatus status(String name) {

@@ -61,6 +61,7 @@ class JaxPluginTest {
   private static Path jar;
 
   KubernetesClient client;
+  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
   @TempDir Path plugins;
   private PluginDirDiscovery discovery;
   private StintOperator operator;
@@ -86,6 +87,7 @@ class JaxPluginTest {
       operator.stop();
     }
     discovery.close();
+    dev.stint.core.testing.MockServerShutdown.quietly(server);
   }
 
   @Test
