@@ -83,6 +83,9 @@ class ChaosIT {
 
   enum Fault { KILL_OPERATOR, RESTART_APISERVER, WATCH_EXPIRY, STATUS_CLOBBER, DELETE_POD, DELETE_SERVICE, DELETE_NODE }
 
+  /** {@code -Dstint.chaos.faults=KILL_OPERATOR,DELETE_POD} injects only these (to chase one finding); default all. */
+  static final List<Fault> FAULTS = faultKinds();
+
   enum State { RUNNING, SUSPENDED, FINISHED, DELETED }
 
   /** One job as the test drives it. */
@@ -141,6 +144,12 @@ class ChaosIT {
   int clobberConflicts;
   StatusHistory history;
 
+  static List<Fault> faultKinds() {
+    String s = System.getProperty("stint.chaos.faults", "");
+    return s.isBlank() ? List.of(Fault.values()) : java.util.Arrays.stream(s.split(","))
+        .map(f -> Fault.valueOf(f.strip().toUpperCase(Locale.ROOT))).toList();
+  }
+
   static long seed() {
     String s = System.getProperty("stint.chaos.seed", "");
     return s.isBlank() ? new Random().nextLong() & 0xFFFFFFFFFFFFL : Long.parseLong(s.strip());
@@ -148,7 +157,8 @@ class ChaosIT {
 
   @BeforeAll
   static void setUp() {
-    System.out.println("ChaosIT seed " + SEED + " (replay with -Dstint.chaos.seed=" + SEED + "), rounds " + ROUNDS);
+    System.out.println("ChaosIT seed " + SEED + " (replay with -Dstint.chaos.seed=" + SEED + "), rounds " + ROUNDS
+        + ", faults " + FAULTS);
     client = LocalCluster.client();
     LocalCluster.installCrds();
     ns = LocalCluster.namespace(client, "chaos");
@@ -253,7 +263,7 @@ class ChaosIT {
     int count = Math.max(2, (Fault.values().length + ROUNDS - 1) / ROUNDS) + random.nextInt(2);
     for (int i = 0; i < count; i++) {
       if (deck.isEmpty()) {
-        List<Fault> all = new ArrayList<>(List.of(Fault.values()));
+        List<Fault> all = new ArrayList<>(FAULTS);
         Collections.shuffle(all, random);
         deck.addAll(all);
       }
@@ -1018,7 +1028,8 @@ class ChaosIT {
   String tally(Duration total) {
     StringBuilder b = new StringBuilder("\n===== ChaosIT tally =====\n");
     b.append("seed ").append(SEED).append(" (replay: -Dstint.chaos.seed=").append(SEED).append("), rounds ")
-        .append(ROUNDS).append(", total ").append(total.toSeconds()).append(" s\n");
+        .append(ROUNDS).append(", total ").append(total.toSeconds()).append(" s")
+        .append(FAULTS.size() == Fault.values().length ? "" : ", faults only " + FAULTS).append('\n');
     Map<Shape, Long> byShape = jobs.stream().collect(Collectors.groupingBy(j -> j.shape, TreeMap::new,
         Collectors.counting()));
     Map<String, Long> finalStates = jobs.stream().collect(Collectors.groupingBy(
