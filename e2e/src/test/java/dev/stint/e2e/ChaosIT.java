@@ -1,6 +1,7 @@
 package dev.stint.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.stint.e2e.ChaosKinds.Plan;
 import dev.stint.e2e.ChaosKinds.Shape;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
@@ -146,7 +148,7 @@ class ChaosIT {
 
   static List<Fault> faultKinds() {
     String s = System.getProperty("stint.chaos.faults", "");
-    return s.isBlank() ? List.of(Fault.values()) : java.util.Arrays.stream(s.split(","))
+    return s.isBlank() ? List.of(Fault.values()) : Arrays.stream(s.split(","))
         .map(f -> Fault.valueOf(f.strip().toUpperCase(Locale.ROOT))).toList();
   }
 
@@ -163,7 +165,7 @@ class ChaosIT {
     LocalCluster.installCrds();
     ns = LocalCluster.namespace(client, "chaos");
     // pods are refused until the namespace's default ServiceAccount exists
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
         .until(() -> client.serviceAccounts().inNamespace(ns).withName("default").get() != null);
   }
 
@@ -195,6 +197,8 @@ class ChaosIT {
       if (paused != null) {
         paused.resume();
       }
+      // the ITs after this one need the cluster whole
+      new ArrayList<>(deletedNodes.keySet()).forEach(this::recreateNode);
       if (operator != null) {
         operator.close();
       }
@@ -327,9 +331,8 @@ class ChaosIT {
         long length = 1000 + random.nextInt(4000);
         at = Math.min(at, ROUND_MILLIS - length);
         String node = "kwok-node-" + (pick % 4);
-        Node[] saved = new Node[1];
-        events.add(new Event(at, "delete node " + node, () -> saved[0] = deleteNode(node)));
-        events.add(new Event(at + length, "recreate node " + node, () -> recreateNode(node, saved[0])));
+        events.add(new Event(at, "delete node " + node, () -> deleteNode(node)));
+        events.add(new Event(at + length, "recreate node " + node, () -> recreateNode(node)));
       }
     }
   }
@@ -650,18 +653,22 @@ class ChaosIT {
     }
   }
 
-  Node deleteNode(String name) {
+  /** Nodes deleted and not yet recreated (the test recreates them at the end whatever happened). */
+  final Map<String, Node> deletedNodes = new TreeMap<>();
+
+  void deleteNode(String name) {
     Node node = retry("read node " + name, () -> client.nodes().withName(name).get());
     if (node == null) {
-      return null;
+      return;
     }
+    deletedNodes.putIfAbsent(name, node);
     retry("delete node " + name, () -> client.nodes().withName(name).delete());
     fault(Fault.DELETE_NODE);
-    return node;
   }
 
   /** The node again, as cluster.sh made it: kwok (which manages nodes by annotation) takes it up again. */
-  void recreateNode(String name, Node saved) {
+  void recreateNode(String name) {
+    Node saved = deletedNodes.remove(name);
     if (saved == null) {
       return;
     }
@@ -1022,7 +1029,7 @@ class ChaosIT {
 
   static String tail(String text, int lines) {
     String[] all = text.split("\n");
-    return String.join("\n", java.util.Arrays.asList(all).subList(Math.max(0, all.length - lines), all.length));
+    return String.join("\n", Arrays.asList(all).subList(Math.max(0, all.length - lines), all.length));
   }
 
   String tally(Duration total) {
