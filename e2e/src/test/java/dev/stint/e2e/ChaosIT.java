@@ -726,7 +726,7 @@ class ChaosIT {
       Job job = e.getKey();
       job.quarantined = e.getValue();
       findings.add("round " + round + ": " + job + " (" + describeDriving(job) + ") did not converge within "
-          + CONVERGE.toSeconds() + " s: " + e.getValue() + "\n" + evidence(job));
+          + CONVERGE.toSeconds() + " s: " + e.getValue() + "\n" + statusWriters(job) + evidence(job));
     }
     for (String s : stray) {
       findings.add("round " + round + ": " + s);
@@ -1004,6 +1004,23 @@ class ChaosIT {
   }
 
   int reportedViolations;
+
+  /** Who wrote the job's status last, and when (its managed fields of the status subresource). */
+  String statusWriters(Job job) {
+    try {
+      GenericKubernetesResource r = jobResource(job);
+      if (r == null || r.getMetadata().getManagedFields() == null) {
+        return "";
+      }
+      return "    status writers: " + r.getMetadata().getManagedFields().stream()
+          .filter(f -> "status".equals(f.getSubresource()))
+          .map(f -> f.getManager() + " (" + f.getOperation() + ") at " + f.getTime()).toList()
+          + "; resourceVersion " + r.getMetadata().getResourceVersion() + ", generation "
+          + r.getMetadata().getGeneration() + "\n";
+    } catch (KubernetesClientException e) {
+      return "";
+    }
+  }
 
   /** The operator's log lines about a job, from every operator process of the run. */
   String evidence(Job job) {
