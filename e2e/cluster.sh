@@ -7,6 +7,11 @@
 #   e2e/cluster.sh down     stop it and delete its state (idempotent)
 #   e2e/cluster.sh status   exit 0 if it is up and healthy
 #   e2e/cluster.sh env      print `export KUBECONFIG=...`
+#   e2e/cluster.sh restart-apiserver [--kill]
+#                           stop kube-apiserver (SIGTERM, or SIGKILL with --kill) and start it again on the same port,
+#                           certificates and etcd data; returns once it is ready (fault tests: ChaosIT)
+#   e2e/cluster.sh compact-etcd
+#                           compact etcd to its current revision, so that older watches get 410 Gone; prints it
 #
 # Environment:
 #   STINT_CLUSTER_DIR     state, logs, PKI, kubeconfig (default ~/.cache/stint/cluster)
@@ -88,7 +93,9 @@ free_port() {
 start() { # name binary args...
   local name="$1" pid; shift
   # setsid: own session, so the processes outlive the calling shell and its job control
-  setsid "$@" > "$LOGS/$name.log" 2>&1 < /dev/null &
+  if [ "${START_APPEND:-0}" = 1 ]; then setsid "$@" >> "$LOGS/$name.log" 2>&1 < /dev/null &
+  else setsid "$@" > "$LOGS/$name.log" 2>&1 < /dev/null &
+  fi
   pid=$!
   echo "$pid" > "$PIDS/$name"
   # wait until the forked shell has exec'd the binary, so live_pid recognises it
@@ -139,6 +146,21 @@ contexts:
 current-context: stint
 EOF
   chmod 600 "$KCFG.tmp"; mv "$KCFG.tmp" "$KCFG"
+}
+
+# kube-apiserver on the ports of ports.env (sourced by the caller), with the PKI and etcd of this cluster
+start_apiserver() {
+  # shellcheck disable=SC2086
+  start kube-apiserver "$(bin_of kube-apiserver)" \
+    --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" \
+    --cert-dir="$DIR/apiserver-certs" --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
+    --client-ca-file="$PKI/ca.crt" --authorization-mode=RBAC --allow-privileged=true \
+    --service-cluster-ip-range=10.96.0.0/16 \
+    --service-account-issuer="https://127.0.0.1:$APISERVER_PORT" \
+    --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
+    --disable-admission-plugins=TaintNodesByCondition --endpoint-reconciler-type=none \
+    ${STINT_APISERVER_EXTRA_ARGS:-}
 }
 
 healthy() { # quick check used by status and by an idempotent up
@@ -229,17 +251,7 @@ cmd_up() {
     --quota-backend-bytes=8589934592 --log-level=warn
   wait_until "$TIMEOUT" etcd curl -sf --max-time 2 "http://127.0.0.1:$ETCD_PORT/health"
 
-  # shellcheck disable=SC2086
-  start kube-apiserver "$(bin_of kube-apiserver)" \
-    --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
-    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" \
-    --cert-dir="$DIR/apiserver-certs" --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
-    --client-ca-file="$PKI/ca.crt" --authorization-mode=RBAC --allow-privileged=true \
-    --service-cluster-ip-range=10.96.0.0/16 \
-    --service-account-issuer="https://127.0.0.1:$APISERVER_PORT" \
-    --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
-    --disable-admission-plugins=TaintNodesByCondition --endpoint-reconciler-type=none \
-    ${STINT_APISERVER_EXTRA_ARGS:-}
+  start_apiserver
   wait_until "$TIMEOUT" kube-apiserver apiserver_ready
 
   start kube-controller-manager "$(bin_of kube-controller-manager)" \
@@ -290,6 +302,47 @@ EOF
   echo "KUBECONFIG=$KCFG"
 }
 
+# restart-apiserver [--kill]: a new kube-apiserver process on the same port, certificates and etcd (the data stays);
+# SIGTERM by default (SIGKILL after STINT_RESTART_STOP_TIMEOUT s, default 3), SIGKILL (a crash) with --kill.
+# Returns once /readyz answers again.
+cmd_restart_apiserver() {
+  local pid t0=$SECONDS
+  [ -f "$DIR/ports.env" ] || fail "no cluster in $DIR (run up first)"
+  # shellcheck disable=SC1091
+  . "$DIR/ports.env"
+  live_pid etcd >/dev/null || fail "etcd is not running" etcd
+  if [ "${1:-}" = --kill ]; then
+    if pid="$(live_pid kube-apiserver)"; then
+      kill -KILL "$pid" 2>/dev/null || true
+      for _ in $(seq 200); do [ -d "/proc/$pid" ] || break; sleep 0.05; done
+    fi
+    rm -f "$PIDS/kube-apiserver"
+  else
+    # it stops listening within a second of SIGTERM, then lingers ~10 s more in its shutdown: 3 s is enough grace
+    STINT_STOP_TIMEOUT="${STINT_RESTART_STOP_TIMEOUT:-3}" stop kube-apiserver 2>/dev/null || true
+  fi
+  echo "----- restarted at $(date -u +%FT%TZ) -----" >> "$LOGS/kube-apiserver.log"
+  START_APPEND=1 start_apiserver
+  wait_until "$TIMEOUT" kube-apiserver apiserver_ready
+  log "kube-apiserver restarted in $((SECONDS - t0)) s on port $APISERVER_PORT"
+}
+
+# compact-etcd: compacts etcd to its current revision (physically), through etcd's gRPC gateway (etcdctl is not
+# built), so that every watch resuming from an older resource version gets 410 Gone. Prints the revision.
+cmd_compact_etcd() {
+  local rev
+  [ -f "$DIR/ports.env" ] || fail "no cluster in $DIR (run up first)"
+  # shellcheck disable=SC1091
+  . "$DIR/ports.env"
+  # a range read of any key returns the store's current revision in its header
+  rev="$(curl -sf --max-time 10 -X POST "http://127.0.0.1:$ETCD_PORT/v3/kv/range" -d '{"key":"AA==","limit":1}' \
+    | sed -n 's/.*"revision":"\{0,1\}\([0-9][0-9]*\).*/\1/p')"
+  [ -n "$rev" ] || fail "could not read etcd's revision" etcd
+  curl -sf --max-time 30 -X POST "http://127.0.0.1:$ETCD_PORT/v3/kv/compaction" \
+    -d "{\"revision\":\"$rev\",\"physical\":true}" >/dev/null || fail "etcd compaction to $rev failed" etcd
+  echo "$rev"
+}
+
 cmd_status() {
   local c pid ok=0
   for c in "${COMPONENTS[@]}"; do
@@ -315,5 +368,7 @@ case "${1:-}" in
   down) cmd_down ;;
   status) cmd_status ;;
   env) echo "export KUBECONFIG=$KCFG" ;;
-  *) echo "usage: $0 up|down|status|env" >&2; exit 2 ;;
+  restart-apiserver) shift; cmd_restart_apiserver "$@" ;;
+  compact-etcd) cmd_compact_etcd ;;
+  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|compact-etcd" >&2; exit 2 ;;
 esac

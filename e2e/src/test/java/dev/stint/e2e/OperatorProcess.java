@@ -3,44 +3,76 @@ package dev.stint.e2e;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Stint started as a separate process, as a user runs it: {@code bin/stint run}, the launcher with the shipped JVM
  * flags (it execs java, so this process is the JVM and a SIGKILL reaches it).
+ *
+ * <p>The health endpoint is off ({@code --health-port=0}): its default port, 8081, is shared by every operator on the
+ * machine, and two ITs (or two engineers' clusters) running at once would make the second operator refuse to start.
  */
 final class OperatorProcess implements AutoCloseable {
+  /** The line {@code ClusterRun} logs once the controllers are started. */
+  static final String STARTED_LINE = "Stint is running on";
   private static int started;
   private final Process process;
   private final Path log;
+  private final long startedNanos;
+  private volatile Duration startup;
 
-  private OperatorProcess(Process process, Path log) {
+  private OperatorProcess(Process process, Path log, long startedNanos) {
     this.process = process;
     this.log = log;
+    this.startedNanos = startedNanos;
+    // notes the start-up time as it happens, whether or not anyone waits for it
+    Thread watcher = new Thread(() -> {
+      try {
+        while (process.isAlive() && startup == null) {
+          if (log().contains(STARTED_LINE)) {
+            startup = Duration.ofNanos(System.nanoTime() - startedNanos);
+          }
+          Thread.sleep(25);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "operator-start-watch");
+    watcher.setDaemon(true);
+    watcher.start();
   }
 
-  static OperatorProcess start() {
+  static OperatorProcess start(String... extraArgs) {
     Path jar = LocalCluster.ROOT.resolve("operator/target/stint-operator.jar");
     if (!Files.exists(jar)) {
       throw new IllegalStateException(jar + " is missing; build it with mvn -pl operator -am package");
     }
-    Path log = LocalCluster.ROOT.resolve("e2e/target/operator-" + (++started) + ".log");
+    Path log = LocalCluster.ROOT.resolve("e2e/target/operator-" + next() + ".log");
     try {
       Files.createDirectories(log.getParent());
       // the JVM of this test, so CI's Java is the operator's too
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       // no /healthz port: the tests do not read it, and a fixed one (8081) collides with any other Stint on the
       // machine (another checkout's ITs or benchmark), which makes this one exit at start
-      ProcessBuilder pb = new ProcessBuilder(LocalCluster.ROOT.resolve("bin/stint").toString(), "run",
-          "--health-port=0")
-          .redirectErrorStream(true).redirectOutput(log.toFile());
+      List<String> command = new ArrayList<>(List.of(LocalCluster.ROOT.resolve("bin/stint").toString(), "run",
+          "--health-port=0"));
+      command.addAll(List.of(extraArgs));
+      ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toString());
       pb.environment().put("STINT_JAR", jar.toString());
       pb.environment().put("JAVA", java);
-      return new OperatorProcess(pb.start(), log);
+      long t0 = System.nanoTime();
+      return new OperatorProcess(pb.start(), log, t0);
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static synchronized int next() {
+    return ++started;
   }
 
   /** Kills the operator at once (SIGKILL), as a crash or an evicted pod would. */
@@ -49,8 +81,79 @@ final class OperatorProcess implements AutoCloseable {
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
+  /** SIGSTOP: the process freezes (its connections stay open, nothing it does moves on) until {@link #resume()}. */
+  void pause() {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause()}. */
+  void resume() {
+    signal("CONT");
+  }
+
+  private void signal(String name) {
+    if (!process.isAlive()) {
+      return;
+    }
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Waits until the operator logged that it runs ({@link #STARTED_LINE}), and returns how long that took from the
+   * process start: the JVM start, the preflight checks, the informers' first lists.
+   *
+   * @throws IllegalStateException when the process exits first or the timeout passes
+   */
+  Duration awaitStarted(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (startup != null) {
+        return startup;
+      }
+      if (!process.isAlive()) {
+        throw new IllegalStateException("the operator exited (" + process.exitValue() + ") before it started; "
+            + log);
+      }
+      Thread.sleep(25);
+    }
+    throw new IllegalStateException("the operator did not start within " + timeout + "; " + log);
+  }
+
+  /** How long the start-up took (process start to {@link #STARTED_LINE}, to 25 ms), if it has started. */
+  java.util.Optional<Duration> startup() {
+    return java.util.Optional.ofNullable(startup);
+  }
+
+  /** Time since the process was started. */
+  Duration age() {
+    return Duration.ofNanos(System.nanoTime() - startedNanos);
+  }
+
   boolean alive() {
     return process.isAlive();
+  }
+
+  /** The exit code, once the process has ended. */
+  int exitValue() {
+    return process.exitValue();
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  Path logFile() {
+    return log;
   }
 
   String log() {
@@ -63,6 +166,9 @@ final class OperatorProcess implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      resume(); // a paused JVM would not run its shutdown hook
+    }
     process.destroy();
     if (!process.waitFor(20, TimeUnit.SECONDS)) {
       process.destroyForcibly();

@@ -1,0 +1,64 @@
+package dev.stint.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Faults in the local control plane itself, through {@code e2e/cluster.sh} (which finds the cluster through
+ * {@code STINT_CLUSTER_DIR}, inherited from the test's environment like {@link LocalCluster#kubeconfig()}).
+ */
+final class ClusterControl {
+  private static final Path SCRIPT = LocalCluster.ROOT.resolve("e2e/cluster.sh");
+
+  private ClusterControl() { }
+
+  /**
+   * Stops kube-apiserver (SIGKILL when {@code crash}, else SIGTERM) and starts it again on the same port, certificates
+   * and etcd data; returns once {@code /readyz} answers, with the time it took.
+   */
+  static Duration restartApiServer(boolean crash) {
+    long t0 = System.nanoTime();
+    if (crash) {
+      run("restart-apiserver", "--kill");
+    } else {
+      run("restart-apiserver");
+    }
+    return Duration.ofNanos(System.nanoTime() - t0);
+  }
+
+  /** Compacts etcd to its current revision (watches from before it get 410 Gone); returns that revision. */
+  static long compactEtcd() {
+    return Long.parseLong(run("compact-etcd").strip());
+  }
+
+  private static String run(String... args) {
+    List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
+    command.addAll(List.of(args));
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getOutputStream().close();
+      byte[] out = p.getInputStream().readAllBytes();
+      if (!p.waitFor(300, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("timed out: " + command);
+      }
+      String text = new String(out, StandardCharsets.UTF_8);
+      if (p.exitValue() != 0) {
+        throw new IllegalStateException(command + " failed (" + p.exitValue() + "):\n" + text);
+      }
+      // the last line is the command's answer; the lines before it are cluster.sh's log
+      String[] lines = text.strip().split("\n");
+      return lines.length == 0 ? "" : lines[lines.length - 1];
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
