@@ -83,6 +83,14 @@ public final class ActionApplier implements AutoCloseable {
    * out concurrently; records an event for each child created or deleted.
    */
   public void apply(HasMetadata job, List<Action> actions, EventRecorder events) {
+    apply(job, actions, events, false);
+  }
+
+  /**
+   * As {@link #apply(HasMetadata, List, EventRecorder)}; for a job whose children the API server has already accepted
+   * ({@code accepted}), creations skip the slow start and go out in full waves at once.
+   */
+  public void apply(HasMetadata job, List<Action> actions, EventRecorder events, boolean accepted) {
     String ns = job.getMetadata().getNamespace();
     int i = 0;
     while (i < actions.size()) {
@@ -93,7 +101,7 @@ public final class ActionApplier implements AutoCloseable {
           end++;
         }
       }
-      applyBatch(job, ns, actions.subList(i, end), events);
+      applyBatch(job, ns, actions.subList(i, end), events, accepted);
       i = end;
     }
   }
@@ -107,11 +115,11 @@ public final class ActionApplier implements AutoCloseable {
    * Runs the batch, one action on this thread and the rest on the pool; the first failure is rethrown. Creations go
    * out in growing waves (1, 2, 4, ... up to {@link #MAX_WAVE}), each only once the one before it succeeded, as the
    * batch Job controller's slow start: a refused pod of a large job costs one request, not thousands, and only one
-   * wave of built pods is held at a time.
+   * wave of built pods is held at a time. A job that already has pods starts at full waves: its pods are accepted.
    */
-  private void applyBatch(HasMetadata job, String ns, List<Action> batch, EventRecorder events) {
+  private void applyBatch(HasMetadata job, String ns, List<Action> batch, EventRecorder events, boolean accepted) {
     boolean creations = batch.get(0) instanceof Action.CreatePod || batch.get(0) instanceof Action.CreateService;
-    int wave = creations ? 1 : batch.size();
+    int wave = !creations ? batch.size() : accepted ? MAX_WAVE : 1;
     int i = 0;
     while (i < batch.size()) {
       int end = Math.min(batch.size(), i + wave);

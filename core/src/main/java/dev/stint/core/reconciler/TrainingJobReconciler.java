@@ -258,6 +258,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       if (!status.equals(job.getStatus())) {
         try {
           statusWriter.write(job, status, jobType);
+          // the pass's own transitions (Created, ...) are in the status written: their events go with it
+          decision.events().forEach(transition -> events.record(job, transition));
         } catch (KubernetesClientException again) {
           LOG.debug("Status not written either: {}", ApiRefusal.of(again).message());
         }
@@ -349,7 +351,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     if (statusFirst) {
       statusWriter.write(job, status, jobType);
     }
-    applier.apply(job, ActionApplier.beforeStatus(decision.actions()), events);
+    applier.apply(job, ActionApplier.beforeStatus(decision.actions()), events, !observed.pods().isEmpty());
     if (write && !statusFirst) {
       statusWriter.write(job, status, jobType);
     }

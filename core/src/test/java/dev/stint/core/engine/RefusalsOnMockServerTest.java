@@ -75,6 +75,7 @@ class RefusalsOnMockServerTest extends MockServerEngineTest {
     });
     assertThat(status("slow").isTrue("Failed")).isFalse();
     assertThat(events("TestJobQuotaExceeded")).as("one event per distinct cause, not one per retry").isEqualTo(1);
+    assertThat(events("TestJobCreated")).isEqualTo(1);
     assertThat(operator.metrics().counter("stint_refused_retries_total", "TestJob")).isEqualTo(3);
   }
 }

@@ -191,6 +191,30 @@ class ActionApplierTest {
     }
 
     @Test
+    void aJobWhosePodsWereAcceptedSkipsTheSlowStart() throws InterruptedException {
+      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-0")).once();
+      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
+          .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid").withMessage("invalid").build())
+          .always();
+      ActionApplier applier = new ActionApplier(client);
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint");
+      try {
+        List<Action> pass = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+          pass.add(new Action.CreatePod(pod("p" + i)));
+        }
+        int before = server.getRequestCount();
+        // one full wave: all eight go out at once, where a new job's slow start would have stopped after two waves
+        assertThatThrownBy(() -> applier.apply(JOB, pass, events, true)).isInstanceOf(ChildRefused.class);
+        events.awaitSent(java.time.Duration.ofSeconds(10));
+        assertThat(requestsAfter(server, before, "/events")).hasSize(8);
+      } finally {
+        events.close();
+        applier.close();
+      }
+    }
+
+    @Test
     void aRefusalThatHealsIsThrownAsItCameAfterTheRestOfItsWave() throws InterruptedException {
       for (String name : List.of("ok-0", "ok-1", "ok-2")) {
         server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod(name)).once();
