@@ -52,26 +52,21 @@ class HostileSpecIT {
   static final KubernetesSerialization JSON = new KubernetesSerialization();
   static final String BATCH_LABEL = "stint.dev/hostile-batch";
 
+  static OperatorInNamespace cluster;
   static KubernetesClient client;
   static String ns;
-  static OperatorProcess operator;
 
   @BeforeAll
   static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    ns = LocalCluster.namespace(client, "hostile");
-    operator = OperatorProcess.start();
+    cluster = OperatorInNamespace.start("hostile");
+    client = cluster.client();
+    ns = cluster.ns();
   }
 
   @AfterAll
   static void tearDown() throws InterruptedException {
-    if (operator != null) {
-      operator.close();
-    }
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -502,8 +497,8 @@ class HostileSpecIT {
         System.out.println(line);
         log.add(line);
       }
-      assertThat(operator.alive()).as("the operator died during batch %d (seed %d); its log:%n%s", batch, seed,
-          tail(operator.log())).isTrue();
+      assertThat(cluster.operator().alive()).as("the operator died during batch %d (seed %d); its log:%n%s", batch, seed,
+          tail(cluster.operator().log())).isTrue();
       deleteBatch(batch);
     }
 
@@ -515,7 +510,7 @@ class HostileSpecIT {
     Files.createDirectories(report.getParent());
     Files.write(report, log, StandardCharsets.UTF_8);
 
-    assertThat(operator.alive()).as("the operator is alive at the end (seed %d)", seed).isTrue();
+    assertThat(cluster.operator().alive()).as("the operator is alive at the end (seed %d)", seed).isTrue();
     assertThat(tally.violations).as("%s%nviolations (replay with -Dstint.hostile.seed=%d -Dstint.hostile.tries=%d; "
             + "report in %s):%n%s", tally, seed, tries, report,
         String.join("\n", tally.violations.stream().map(c -> c.describe() + ": " + c.violation + "\n    "

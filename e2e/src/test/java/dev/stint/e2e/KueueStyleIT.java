@@ -21,26 +21,21 @@ import org.junit.jupiter.api.Test;
  * by suspending it again; re-admitted with other directives. Also the partial-success contract on the real server.
  */
 class KueueStyleIT {
+  static OperatorInNamespace cluster;
   static KubernetesClient client;
   static String ns;
-  static OperatorProcess operator;
 
   @BeforeAll
   static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    ns = LocalCluster.namespace(client, "kueue");
-    operator = OperatorProcess.start();
+    cluster = OperatorInNamespace.start("kueue");
+    client = cluster.client();
+    ns = cluster.ns();
   }
 
   @AfterAll
   static void tearDown() throws InterruptedException {
-    if (operator != null) {
-      operator.close();
-    }
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 

@@ -24,27 +24,21 @@ import org.junit.jupiter.api.Test;
  * no pod running), or for a while (exceeded quota: retried, shown, and the job runs once the quota allows).
  */
 class RefusedChildrenIT {
+  static OperatorInNamespace cluster;
   static KubernetesClient client;
   static String ns;
-  static OperatorProcess operator;
 
   @BeforeAll
   static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    ns = LocalCluster.namespace(client, "refused");
-    operator = OperatorProcess.start();
+    cluster = OperatorInNamespace.start("refused");
+    client = cluster.client();
+    ns = cluster.ns();
   }
 
   @AfterAll
   static void tearDown() throws InterruptedException {
-    if (operator != null) {
-      assertThat(operator.alive()).as("the operator is still up").isTrue();
-      operator.close();
-    }
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 

@@ -6,6 +6,7 @@ import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.crd.CelRuleCheck;
 import dev.stint.spi.crd.StructuralSchemaCheck;
 import dev.stint.spi.testing.CrdRules;
+import dev.stint.spi.testing.LimitCases;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -14,7 +15,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -164,28 +164,17 @@ class MPIJobCrdTest {
     assertThat(rules.errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
   }
 
-  /** A DNS-1035 name of this length. */
   static String name(int length) {
-    return "n" + "x".repeat(length - 1);
+    return LimitCases.name(length);
   }
 
-  /** Replica types and their replicas, in order; a null count leaves {@code replicas} unset. */
   static Map<String, Integer> replicas(Object... typesAndCounts) {
-    Map<String, Integer> replicas = new LinkedHashMap<>();
-    for (int i = 0; i < typesAndCounts.length; i += 2) {
-      replicas.put((String) typesAndCounts[i], (Integer) typesAndCounts[i + 1]);
-    }
-    return replicas;
+    return LimitCases.replicas(typesAndCounts);
   }
 
   /** An MPIJob that is valid apart from its name and replicas. */
   static String job(String name, Map<String, Integer> replicas) {
-    StringBuilder specs = new StringBuilder();
-    replicas.forEach((type, count) -> specs.append("    ").append(type).append(":\n")
-        .append(count == null ? "" : "      replicas: " + count + "\n")
-        .append("      template: {spec: {containers: [{name: mpi, image: busybox}]}}\n"));
-    return "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: " + name + "}\nspec:\n"
-        + "  mpiReplicaSpecs:\n" + specs;
+    return LimitCases.job("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", "mpi", name, replicas);
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.crd.CelRuleCheck;
 import dev.stint.spi.crd.StructuralSchemaCheck;
 import dev.stint.spi.testing.CrdRules;
+import dev.stint.spi.testing.LimitCases;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -15,7 +16,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -194,28 +194,17 @@ class PyTorchCrdTest {
     assertThat(ReplicaLimits.longestIndexedName(name(54), "Worker", 0)).isEqualTo(63);
   }
 
-  /** A DNS-1035 name of this length. */
   static String name(int length) {
-    return "n" + "x".repeat(length - 1);
+    return LimitCases.name(length);
   }
 
-  /** Replica types and their replicas, in order; a null count leaves {@code replicas} unset. */
   static Map<String, Integer> replicas(Object... typesAndCounts) {
-    Map<String, Integer> replicas = new LinkedHashMap<>();
-    for (int i = 0; i < typesAndCounts.length; i += 2) {
-      replicas.put((String) typesAndCounts[i], (Integer) typesAndCounts[i + 1]);
-    }
-    return replicas;
+    return LimitCases.replicas(typesAndCounts);
   }
 
   /** A PyTorchJob that is valid apart from its name and replicas. */
   static String job(String name, Map<String, Integer> replicas) {
-    StringBuilder specs = new StringBuilder();
-    replicas.forEach((type, count) -> specs.append("    ").append(type).append(":\n")
-        .append(count == null ? "" : "      replicas: " + count + "\n")
-        .append("      template: {spec: {containers: [{name: pytorch, image: busybox}]}}\n"));
-    return "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: " + name + "}\nspec:\n"
-        + "  pytorchReplicaSpecs:\n" + specs;
+    return LimitCases.job("kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs", "pytorch", name, replicas);
   }
 
   @Test

@@ -1,0 +1,34 @@
+package dev.stint.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * What most ITs share: a client of the local cluster, the CRDs installed, a namespace of the test's own, and Stint
+ * running as a process. Closing it checks that the operator is still up, then stops it and deletes the namespace.
+ *
+ * @param client a client of the local cluster
+ * @param ns the test's namespace
+ * @param operator the running operator
+ */
+record OperatorInNamespace(KubernetesClient client, String ns, OperatorProcess operator) implements AutoCloseable {
+
+  static OperatorInNamespace start(String namespacePrefix) {
+    KubernetesClient client = LocalCluster.client();
+    LocalCluster.installCrds();
+    String ns = LocalCluster.namespace(client, namespacePrefix);
+    return new OperatorInNamespace(client, ns, OperatorProcess.start());
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    try {
+      assertThat(operator.alive()).as("the operator is still up at the end of the test").isTrue();
+    } finally {
+      operator.close();
+      client.namespaces().withName(ns).delete();
+      client.close();
+    }
+  }
+}
