@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -77,7 +78,7 @@ final class StatusWriter {
     var resource = client.resources(type).inNamespace(meta.getNamespace()).withName(meta.getName());
     J result = serverSideApply
         ? resource.subresource("status").patch(new PatchContext.Builder().withFieldManager(fieldManager)
-            .withForce(true).withPatchType(PatchType.SERVER_SIDE_APPLY).build(), patch)
+            .withForce(true).withPatchType(PatchType.SERVER_SIDE_APPLY).build(), withExplicitZeros(patch))
         : client.resource(patch).updateStatus();
     long version = parse(result.getMetadata().getResourceVersion());
     JobStatus copy = status.copy();
@@ -85,6 +86,30 @@ final class StatusWriter {
     if (version >= 0) {
       written.put(job.getMetadata().getUid(), new Written(version, copy));
     }
+  }
+
+  /** The replica counts a status leaves out when they are zero, as upstream's {@code omitempty} does. */
+  private static final List<String> COUNTS = List.of("active", "succeeded", "failed", "terminating", "restarts");
+
+  /**
+   * The apply body with every replica count present, zeros included. Server-side apply removes a field the operator
+   * stops sending only when the operator owns it; a count another client wrote (a clobbered {@code active: 2}) would
+   * stay when the operator's zero is left out, so the apply states the zero and, forced, takes the field back.
+   */
+  @SuppressWarnings("unchecked")
+  private String withExplicitZeros(TrainingJob<?> patch) {
+    var serialization = client.getKubernetesSerialization();
+    Map<String, Object> body = serialization.convertValue(patch, Map.class);
+    Object status = body.get("status");
+    Object replicas = status instanceof Map<?, ?> st ? st.get("replicaStatuses") : null;
+    if (replicas instanceof Map<?, ?> byType) {
+      byType.values().forEach(r -> {
+        if (r instanceof Map<?, ?> counts) {
+          COUNTS.forEach(c -> ((Map<String, Object>) counts).putIfAbsent(c, 0));
+        }
+      });
+    }
+    return serialization.asJson(body);
   }
 
   /** Whether this status is the last one written for the job, as opposed to one another client wrote since. */
