@@ -1,5 +1,7 @@
 package dev.stint.mpi;
 
+import static dev.stint.spi.testing.LimitCases.name;
+import static dev.stint.spi.testing.LimitCases.replicas;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.spi.api.ReplicaLimits;
@@ -162,14 +164,6 @@ class MPIJobCrdTest {
   @MethodSource("limits")
   void knownLimitsAreRefusedUpFront(String title, String name, Map<String, Integer> replicas, List<String> errors) {
     assertThat(rules.errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
-  }
-
-  static String name(int length) {
-    return LimitCases.name(length);
-  }
-
-  static Map<String, Integer> replicas(Object... typesAndCounts) {
-    return LimitCases.replicas(typesAndCounts);
   }
 
   /** An MPIJob that is valid apart from its name and replicas. */

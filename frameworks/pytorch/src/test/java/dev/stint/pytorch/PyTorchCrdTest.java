@@ -1,5 +1,7 @@
 package dev.stint.pytorch;
 
+import static dev.stint.spi.testing.LimitCases.name;
+import static dev.stint.spi.testing.LimitCases.replicas;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.spi.api.ReplicaLimits;
@@ -192,14 +194,6 @@ class PyTorchCrdTest {
     assertThat(ReplicaLimits.longestIndexedName(name(51), "Worker", 5000)).isEqualTo(63);
     assertThat(ReplicaLimits.longestIndexedName(name(54), "Master", 1)).isEqualTo(63);
     assertThat(ReplicaLimits.longestIndexedName(name(54), "Worker", 0)).isEqualTo(63);
-  }
-
-  static String name(int length) {
-    return LimitCases.name(length);
-  }
-
-  static Map<String, Integer> replicas(Object... typesAndCounts) {
-    return LimitCases.replicas(typesAndCounts);
   }
 
   /** A PyTorchJob that is valid apart from its name and replicas. */

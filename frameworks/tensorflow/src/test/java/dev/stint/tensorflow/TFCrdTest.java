@@ -1,5 +1,7 @@
 package dev.stint.tensorflow;
 
+import static dev.stint.spi.testing.LimitCases.name;
+import static dev.stint.spi.testing.LimitCases.replicas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
@@ -195,14 +197,6 @@ class TFCrdTest {
   @MethodSource("limits")
   void knownLimitsAreRefusedUpFront(String title, String name, Map<String, Integer> replicas, List<String> errors) {
     assertThat(rules.errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
-  }
-
-  static String name(int length) {
-    return LimitCases.name(length);
-  }
-
-  static Map<String, Integer> replicas(Object... typesAndCounts) {
-    return LimitCases.replicas(typesAndCounts);
   }
 
   /** A TFJob that is valid apart from its name and replicas. */
