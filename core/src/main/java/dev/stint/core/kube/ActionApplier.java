@@ -268,7 +268,7 @@ public final class ActionApplier implements AutoCloseable {
             .withMessage(kind + " " + name + " still exists, left by an earlier " + job.getKind() + " of this name; "
                 + "waiting until it is gone").build());
       }
-      throw new ChildRefused(kind + " " + name, kind + " " + name + " already exists and is not this job's: "
+      throw new ChildRefused(kind + " " + name + " already exists and is not this job's: "
           + (owner == null ? "it has no controller" : "its controller is " + describe(owner))
           + "; delete it or give the job another name");
     }
@@ -276,7 +276,7 @@ public final class ActionApplier implements AutoCloseable {
 
   private static RuntimeException refusedOrRetried(String kind, String name, KubernetesClientException e) {
     ApiRefusal refusal = ApiRefusal.of(e);
-    return refusal.permanent() ? new ChildRefused(kind + " " + name, refusal.message()) : e;
+    return refusal.permanent() ? new ChildRefused(refusal.message()) : e;
   }
 
   private static OwnerReference controllerOf(HasMetadata object) {

@@ -2,22 +2,12 @@ package dev.stint.core.kube;
 
 /**
  * The API server refused to create one of a job's children for good, or the child's name is held by an object the job
- * does not own: the job cannot run as it is, so it ends {@code Failed} with this message.
+ * does not own: the job cannot run as it is, so it ends {@code Failed} with this message, which names the child.
  */
 public final class ChildRefused extends RuntimeException {
-  private final String child;
 
-  /**
-   * @param child the child, as {@code <Kind> <name>} ({@code Service x-master-0})
-   * @param message what went wrong, in the API server's words where it gave any
-   */
-  public ChildRefused(String child, String message) {
+  /** @param message what went wrong, naming the child, in the API server's words where it gave any */
+  public ChildRefused(String message) {
     super(message, null, false, false);
-    this.child = child;
-  }
-
-  /** The refused child, as {@code <Kind> <name>}. */
-  public String child() {
-    return child;
   }
 }
