@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  * {@code stint_kube_api_request_duration_seconds} by verb and resource, until the response's headers.
  *
  * <p>Every attempt counts: a request the client retries after a 429 or a lost connection counts once per attempt,
- * as the API server's own {@code apiserver_request_total} does.
+ * as the API server's own {@code apiserver_request_total} does. fabric8 tells interceptors of a connection failure
+ * only when it is about to retry, so the last attempt of a request that never got an answer is not counted (the
+ * client makes up to eleven by default, {@code requestRetryBackoffLimit}).
  */
 public final class ApiRequestMetrics implements Interceptor {
   /** The interceptor's name in the HTTP client (adding another of the same name replaces it). */
