@@ -69,7 +69,8 @@ public final class ApiRequestMetrics implements Interceptor {
     String resource = resource(request.uri());
     count(verb, resource, Integer.toString(response.code()));
     if (sent != null) {
-      Timer.builder(DURATION).description("Seconds from sending a request to the Kubernetes API to its answer's headers")
+      Timer.builder(DURATION)
+          .description("Seconds from sending a request to the Kubernetes API to its answer's headers")
           .tags("verb", verb, "resource", resource)
           .serviceLevelObjectives(StintMetrics.buckets(StintMetrics.REQUEST_BUCKETS_SECONDS))
           .register(registry)
@@ -136,6 +137,7 @@ public final class ApiRequestMetrics implements Interceptor {
 
   private static boolean isWatch(URI uri) {
     String query = uri.getRawQuery();
-    return query != null && Arrays.stream(query.split("&")).anyMatch(p -> p.equals("watch=true") || p.equals("watch=1"));
+    return query != null
+        && Arrays.stream(query.split("&")).anyMatch(p -> p.equals("watch=true") || p.equals("watch=1"));
   }
 }
