@@ -56,18 +56,21 @@ final class DemoProgress {
     }
   }
 
-  /** Looks every {@code refresh} until every job has ended; false when {@code timeout} passed first. */
+  /**
+   * Looks every {@code refresh} until every job has ended; false when {@code timeout} passed first. Right after a
+   * scripted step it looks again sooner, so that the table catches the job's pods going or coming back.
+   */
   boolean awaitEnd(Duration timeout, Duration refresh) throws InterruptedException {
     Instant deadline = started.plus(timeout);
     while (true) {
-      refresh();
+      boolean stepped = refresh();
       if (jobs.values().stream().allMatch(this::ended)) {
         return true;
       }
       if (!clock.instant().isBefore(deadline)) {
         return false;
       }
-      Thread.sleep(refresh.toMillis());
+      Thread.sleep(stepped ? refresh.toMillis() / 4 : refresh.toMillis());
     }
   }
 
@@ -109,7 +112,8 @@ final class DemoProgress {
     return 0;
   }
 
-  private void refresh() {
+  /** Looks at every job once; true when a scripted step acted on a job. */
+  private boolean refresh() {
     Instant now = clock.instant();
     List<ProgressTable.Row> rows = new ArrayList<>();
     List<String> newConditions = new ArrayList<>();
@@ -140,11 +144,13 @@ final class DemoProgress {
     }
     newConditions.forEach(out::println);
     // after the table, so that a step's line follows the state that triggered it
-    scripts.forEach((name, script) -> {
-      if (!deleted.contains(name)) {
-        script.advance(jobs.get(name), podsByJob.get(name), now);
+    boolean stepped = false;
+    for (Map.Entry<String, SuspendResumeStep> script : scripts.entrySet()) {
+      if (!deleted.contains(script.getKey())) {
+        stepped |= script.getValue().advance(jobs.get(script.getKey()), podsByJob.get(script.getKey()), now);
       }
-    });
+    }
+    return stepped;
   }
   private TrainingJob<?> fetch(TrainingFramework<?> framework, String name) {
     return client.resources(framework.jobType()).inNamespace(namespace).withName(name).get();

@@ -52,10 +52,15 @@ final class SuspendResumeStep {
     this.pause = pause;
   }
 
-  /** Takes the next step once the job and its pods ({@code pods}, as just listed) are where it waits for them. */
-  void advance(DemoJob job, List<Pod> pods, Instant now) {
+  /**
+   * Takes the next step once the job and its pods ({@code pods}, as just listed) are where it waits for them.
+   *
+   * @return true when it took one
+   */
+  boolean advance(DemoJob job, List<Pod> pods, Instant now) {
     JobStatus status = job.job().getStatus();
     boolean ended = status != null && (status.isTrue("Succeeded") || status.isTrue("Failed"));
+    Phase before = phase;
     switch (phase) {
       case AWAIT_RUNNING -> {
         if (ended) {
@@ -81,6 +86,7 @@ final class SuspendResumeStep {
       case AWAIT_PODS_BACK -> awaitPodsBack(job, pods);
       default -> { }
     }
+    return phase != before;
   }
 
   /** True once the job was suspended, resumed, and all its pods came back from the edited templates. */
