@@ -6,6 +6,7 @@ import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.PrintStream;
@@ -33,7 +34,7 @@ final class SuspendResumeStep {
   private static final String SUSPEND_PATCH = "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}";
   private static final String RESUME_PATCH = "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}";
 
-  private enum Phase { AWAIT_RUNNING, AWAIT_PODS_GONE, PAUSED, AWAIT_PODS_BACK, DONE, MISSED, STALE_TEMPLATE }
+  private enum Phase { AWAIT_RUNNING, AWAIT_PODS_GONE, PAUSED, AWAIT_PODS_BACK, DONE, MISSED, STALE_TEMPLATE, REFUSED }
 
   private final KubernetesClient client;
   private final String namespace;
@@ -43,6 +44,7 @@ final class SuspendResumeStep {
   private final Set<String> podsBeforeSuspension = new HashSet<>();
   private Instant suspendedAt;
   private int podsBack;
+  private String refusal;
 
   /** The script of a job that the demo resumes {@code pause} after its pods are gone. */
   SuspendResumeStep(KubernetesClient client, String namespace, PrintStream out, Duration pause) {
@@ -59,8 +61,19 @@ final class SuspendResumeStep {
    */
   boolean advance(DemoJob job, List<Pod> pods, Instant now) {
     JobStatus status = job.job().getStatus();
-    boolean ended = status != null && (status.isTrue("Succeeded") || status.isTrue("Failed"));
     Phase before = phase;
+    try {
+      step(job, status, pods, now);
+    } catch (KubernetesClientException e) {
+      phase = Phase.REFUSED;
+      refusal = e.getMessage();
+      out.println(">> " + job.name() + ": the API server refused the patch: " + refusal);
+    }
+    return phase != before;
+  }
+
+  private void step(DemoJob job, JobStatus status, List<Pod> pods, Instant now) {
+    boolean ended = status != null && (status.isTrue("Succeeded") || status.isTrue("Failed"));
     switch (phase) {
       case AWAIT_RUNNING -> {
         if (ended) {
@@ -86,7 +99,6 @@ final class SuspendResumeStep {
       case AWAIT_PODS_BACK -> awaitPodsBack(job, pods);
       default -> { }
     }
-    return phase != before;
   }
 
   /** True once the job was suspended, resumed, and all its pods came back from the edited templates. */
@@ -105,6 +117,7 @@ final class SuspendResumeStep {
           + " new pods from the current templates";
       case MISSED -> "it ended before the demo could suspend it";
       case STALE_TEMPLATE -> "suspended and resumed, but its new pods lack the edited nodeSelector";
+      case REFUSED -> "the API server refused a patch: " + refusal;
     };
   }
 

@@ -106,6 +106,18 @@ class SuspendResumeStepTest {
     assertThat(script.story()).isEqualTo("it ended before the demo could suspend it");
   }
 
+  @Test
+  void aRefusedPatchEndsTheScriptAndSaysWhy() {
+    DemoJob running = job(status("Running"));
+    client.resources(SleepJob.class).inNamespace("default").withName("j").delete();
+
+    assertThat(script.advance(running, List.of(pod("old-0", false)), T0)).isTrue();
+
+    assertThat(script.done()).isFalse();
+    assertThat(lines()).last().asString().startsWith(">> j: the API server refused the patch: ");
+    assertThat(script.story()).startsWith("the API server refused a patch: ").contains("Not Found");
+  }
+
   private DemoJob job(JobStatus status) {
     SleepJob job = stored();
     job.setStatus(status);
