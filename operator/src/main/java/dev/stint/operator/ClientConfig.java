@@ -1,11 +1,14 @@
 package dev.stint.operator;
 
+import dev.stint.operator.OperatorOptions.ApiRateLimit;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Utils;
 
 /**
- * The client configuration of {@code run}, with one fix to fabric8 7.9's defaults.
+ * The client of {@code run}: its configuration, with one fix to fabric8 7.9's defaults, and its rate limit.
  *
  * <p>fabric8's {@code TokenRefreshInterceptor} refreshes the configuration once a minute, to pick up rotated tokens,
  * but it records a refresh only when the refreshed configuration holds a token. With a kubeconfig that authenticates
@@ -17,6 +20,16 @@ import io.fabric8.kubernetes.client.utils.Utils;
  */
 final class ClientConfig {
   private ClientConfig() {
+  }
+
+  /** The operator's client; with {@code --kube-api-qps}, its requests go through an {@link ApiRateLimiter}. */
+  static KubernetesClient client(Config config, ApiRateLimit limit) {
+    KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
+    if (limit.limited()) {
+      ApiRateLimiter limiter = new ApiRateLimiter(limit, System::nanoTime);
+      builder.withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor(ApiRateLimiter.NAME, limiter));
+    }
+    return builder.build();
   }
 
   static Config forRun(Config config) {

@@ -153,8 +153,9 @@ public final class EventRecorder implements AutoCloseable {
       try {
         client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
       } catch (KubernetesClientException e) {
-        LOG.warn("Could not record event {} on {}: {}", event.getReason(), event.getInvolvedObject().getName(),
-            e.getMessage());
+        // the server's words only: fabric8's message repeats the whole Status, 600 characters for one refusal
+        LOG.warn("Could not record event {} on {}/{}: {}", event.getReason(), event.getInvolvedObject().getNamespace(),
+            event.getInvolvedObject().getName(), ApiRefusal.of(e).message());
       } catch (RuntimeException e) {
         LOG.warn("Could not record event {} on {}", event.getReason(), event.getInvolvedObject().getName(), e);
       } finally {
