@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Two operator processes with leader election on the real API server, as two replicas of the Deployment: exactly one
  * reconciles; when it is killed (SIGKILL) the other takes the Lease over and reconciles; a leader that loses the
- * Lease (frozen longer than the lease lasts) exits, for its Deployment to restart it clean. The Lease lasts 15 s
+ * Lease (frozen longer than the lease lasts) exits, for its Deployment to restart it clean; a leader stopped with
+ * SIGTERM gives the Lease up on its way out. The Lease lasts 15 s
  * (JOSDK's default); every wait is generous and no assertion is on how long a step took.
  */
 class LeaderElectionIT {
@@ -83,6 +84,18 @@ class LeaderElectionIT {
     assertThat(pair.leader.exitValue()).isEqualTo(1);
     assertThat(pair.leader.log()).contains("Lost leadership (" + pair.leaderName + ")");
     assertThat(pair.standby.alive()).isTrue();
+  }
+
+  @Test
+  void aLeaderThatStopsGivesTheLeaseUp() throws InterruptedException {
+    Pair pair = startPair("stop");
+
+    pair.leader.close(); // SIGTERM, as a rolling update or a drain stops a pod; returns once the process has exited
+
+    assertThat(pair.leader.alive()).isFalse();
+    assertThat(holder("stop")).isNotEqualTo(pair.leaderName); // released, not left to expire
+    assertThat(pair.leader.log()).contains("Released Lease " + ns + "/stop");
+    await().atMost(TAKEOVER).untilAsserted(() -> assertThat(holder("stop")).isEqualTo(pair.standbyName));
   }
 
   /** The two processes, told apart once one holds the Lease. */

@@ -62,7 +62,8 @@ final class ClusterRun {
       ClusterPreflight.check(probe, registry);
     }
     KubernetesClient client = ClientConfig.client(config, options.apiRateLimit());
-    StintOperator.Builder builder = StintOperator.builder(client, registry).closeClientOnStop(true)
+    // closed by Running, after the Lease is released
+    StintOperator.Builder builder = StintOperator.builder(client, registry).closeClientOnStop(false)
         .namespaces(options.namespaces());
     if (options.reconcileThreads() != null) {
       builder.reconcileThreads(options.reconcileThreads());
@@ -78,7 +79,7 @@ final class ClusterRun {
       builder.leaderElection(leadership.configuration(namespace, election.leaseName()));
       lease = namespace + "/" + election.leaseName();
     }
-    Running running = serve(builder.build(), leadership);
+    Running running = serve(builder.build(), client, leadership);
     try {
       running.operator.start();
     } catch (RuntimeException e) {
@@ -93,10 +94,10 @@ final class ClusterRun {
   }
 
   /** The operator, not yet started, with its endpoints listening. */
-  private Running serve(StintOperator operator, Leadership leadership) {
+  private Running serve(StintOperator operator, KubernetesClient client, Leadership leadership) {
     AtomicBoolean started = new AtomicBoolean();
     Readiness readiness = new Readiness(started::get, informers(operator), leadership);
-    Running running = new Running(operator, started, leadership);
+    Running running = new Running(operator, client, started, leadership);
     try {
       if (options.healthPort() != 0) {
         running.health = HealthServer.start(options.healthPort(), started::get, readiness::check);
@@ -144,16 +145,18 @@ final class ClusterRun {
         .build();
   }
 
-  /** The operator and its endpoints; {@link #close()} stops all (and closes the client). */
+  /** The operator and its endpoints; {@link #close()} stops all, gives the Lease up and closes the client. */
   static final class Running implements AutoCloseable {
     private final StintOperator operator;
+    private final KubernetesClient client;
     private final AtomicBoolean started;
     private final Leadership leadership;
     private HealthServer health;
     private MetricsServer metrics;
 
-    private Running(StintOperator operator, AtomicBoolean started, Leadership leadership) {
+    private Running(StintOperator operator, KubernetesClient client, AtomicBoolean started, Leadership leadership) {
       this.operator = operator;
+      this.client = client;
       this.started = started;
       this.leadership = leadership;
     }
@@ -176,8 +179,9 @@ final class ClusterRun {
     @Override
     public void close() {
       started.set(false);
+      boolean leading = leadership != null && leadership.leading();
       if (leadership != null) {
-        leadership.stopping(); // the Lease released on the way out is not a lost leadership
+        leadership.stopping(); // the leadership given up on the way out is not a lost one
       }
       if (health != null) {
         health.close();
@@ -185,7 +189,14 @@ final class ClusterRun {
       if (metrics != null) {
         metrics.close();
       }
-      operator.stop();
+      try {
+        operator.stop();
+        if (leading) {
+          leadership.release(client); // after the controllers stopped: no write of this leader follows
+        }
+      } finally {
+        client.close();
+      }
     }
   }
 }
