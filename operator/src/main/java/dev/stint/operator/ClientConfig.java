@@ -24,9 +24,13 @@ final class ClientConfig {
 
   /** The operator's client; with {@code --kube-api-qps}, its requests go through an {@link ApiRateLimiter}. */
   static KubernetesClient client(Config config, ApiRateLimit limit) {
+    return client(config, limit.limited() ? new ApiRateLimiter(limit, System::nanoTime) : null);
+  }
+
+  /** The operator's client, its requests going through {@code limiter} unless it is null. */
+  static KubernetesClient client(Config config, ApiRateLimiter limiter) {
     KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
-    if (limit.limited()) {
-      ApiRateLimiter limiter = new ApiRateLimiter(limit, System::nanoTime);
+    if (limiter != null) {
       builder.withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor(ApiRateLimiter.NAME, limiter));
     }
     return builder.build();

@@ -3,6 +3,10 @@ package dev.stint.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.operator.OperatorOptions.ApiRateLimit;
+import dev.stint.operator.demo.EmbeddedApiServer;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -42,5 +46,19 @@ class ApiRateLimiterTest {
     assertThat(limiter.reserve()).isZero();
     assertThat(limiter.reserve()).isZero();
     assertThat(limiter.reserve()).isGreaterThan(0);
+  }
+
+  @Test
+  void everyRequestOfTheOperatorsClientTakesAToken() {
+    ApiRateLimiter limiter = new ApiRateLimiter(new ApiRateLimit(1, 3), now::get); // the clock stands still
+    try (EmbeddedApiServer server = EmbeddedApiServer.start();
+         KubernetesClient client = ClientConfig.client(new ConfigBuilder(Config.empty()).withMasterUrl(server.url())
+             .build(), limiter)) {
+      client.namespaces().list();
+      client.pods().inNamespace("default").list();
+      client.services().inNamespace("default").list();
+
+      assertThat(limiter.reserve()).as("the burst of 3 is spent").isEqualTo(TimeUnit.SECONDS.toNanos(1));
+    }
   }
 }
