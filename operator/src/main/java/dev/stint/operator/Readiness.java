@@ -40,7 +40,10 @@ final class Readiness {
   }
 
   State check() {
-    if (!running.getAsBoolean() || !informers.started()) {
+    if (!running.getAsBoolean()) {
+      return new State(false, "not ready: starting or stopping");
+    }
+    if (!informers.started()) {
       return new State(false, "not ready: informers not started or not synced");
     }
     List<String> unhealthy = informers.unhealthy();

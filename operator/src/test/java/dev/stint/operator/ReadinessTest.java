@@ -19,8 +19,8 @@ class ReadinessTest {
   static Stream<Arguments> states() {
     List<String> none = List.of();
     return Stream.of(
-        Arguments.of("before the start", false, true, none, Lead.LEADER, false,
-            "not ready: informers not started or not synced"),
+        Arguments.of("before the start or after a stop", false, true, none, Lead.LEADER, false,
+            "not ready: starting or stopping"),
         Arguments.of("informers not synced yet", true, false, none, Lead.LEADER, false,
             "not ready: informers not started or not synced"),
         Arguments.of("an event source unhealthy", true, true, List.of("tfjob-controller/tensorflow-pods"), Lead.LEADER,
