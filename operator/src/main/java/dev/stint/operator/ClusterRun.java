@@ -4,6 +4,7 @@ import dev.stint.core.StintOperator;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.registry.FrameworkRegistry;
 import io.fabric8.kubernetes.client.Config;
+import io.micrometer.core.instrument.Gauge;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -100,6 +101,10 @@ final class ClusterRun {
     AtomicBoolean started = new AtomicBoolean();
     Readiness readiness = new Readiness(started::get, informers(operator), leadership);
     Running running = new Running(operator, client, started, leadership);
+    // 1 on the process that reconciles (with leader election off, every process does): sum() > 1 means two writers
+    Gauge.builder("stint.leader", () -> leadership == null || leadership.leading() ? 1 : 0)
+        .description("1 while this process reconciles (holds the Lease, or runs without leader election), else 0")
+        .register(operator.metrics().registry());
     try {
       if (options.healthPort() != 0) {
         running.health = HealthServer.start(options.healthPort(), started::get, readiness::check);

@@ -88,6 +88,7 @@ class ClusterRunTest {
       // the run's client counts its requests: the two pods it created
       assertThat(dev.stint.core.testing.PrometheusText.parse(metrics.body()).value("stint_kube_api_requests_total",
           "verb", "create", "resource", "pods", "code", "201")).isEqualTo(2);
+      assertThat(dev.stint.core.testing.PrometheusText.parse(metrics.body()).value("stint_leader")).isEqualTo(1);
       assertThat(get(running.metricsPort(), "/readyz").statusCode()).isEqualTo(404);
     }
   }
