@@ -186,6 +186,20 @@ class CrdValidationIT {
     Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
   }
 
+  /** The demo's jobs (every kind, the suspend/resume and partial-success stories) are valid on a real API server. */
+  @Test
+  void everyExampleJobIsAcceptedByTheCrds() throws Exception {
+    try (Stream<java.nio.file.Path> files = Files.list(LocalCluster.ROOT.resolve("examples"))) {
+      List<java.nio.file.Path> examples = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+      assertThat(examples).hasSizeGreaterThanOrEqualTo(5);
+      for (java.nio.file.Path example : examples) {
+        Kubectl.Result result = Kubectl.runWithInput(Files.readString(example), "apply", "--dry-run=server", "-n", ns,
+            "-f", "-");
+        assertThat(result.exitCode()).as("%s: %s", example.getFileName(), result.stderr()).isZero();
+      }
+    }
+  }
+
   @Test
   void managedByIsImmutable() {
     Kubectl.runWithInput(job("managed", MASTER, WORKER, "  runPolicy: {managedBy: kueue.x-k8s.io/multikueue}\n"),
