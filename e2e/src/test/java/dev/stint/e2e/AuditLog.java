@@ -27,9 +27,11 @@ final class AuditLog {
    * @param namespace "" when cluster-wide
    * @param name "" for a collection
    * @param code the HTTP status of the response (101 for a watch's upgrade, 200 for its start otherwise)
+   * @param forbidden whether authorization (RBAC) refused it; a 403 of admission (a namespace being deleted, a
+   *     quota) is not
    */
   record Request(String user, String verb, String apiGroup, String resource, String subresource, String namespace,
-                 String name, int code, String uri) {
+                 String name, int code, String uri, boolean forbidden) {
     /** {@code verb group/resource/subresource in namespace}, as a message names it. */
     String describe() {
       String what = (apiGroup.isEmpty() ? "" : apiGroup + "/") + (resource == null ? uri : resource)
@@ -41,9 +43,13 @@ final class AuditLog {
   private final Path file;
   private final long mark;
 
+  private long scanned;
+  private boolean forbiddenSeen;
+
   private AuditLog(Path file, long mark) {
     this.file = file;
     this.mark = mark;
+    this.scanned = mark;
   }
 
   /** The log from its current end on: later reads see only the requests made after this call. */
@@ -73,16 +79,32 @@ final class AuditLog {
     return new ArrayList<>(byId.values());
   }
 
+  /**
+   * Whether authorization refused a request since the mark: a cheap scan of what was written since the last call,
+   * for a wait to stop at once (the full account comes from {@link #operatorRequests}).
+   */
+  synchronized boolean anyForbidden() {
+    String text = read(scanned);
+    scanned += text.getBytes(StandardCharsets.UTF_8).length;
+    forbiddenSeen |= text.contains("\"authorization.k8s.io/decision\":\"forbid\"") && text.contains(OPERATOR_USER);
+    return forbiddenSeen;
+  }
+
   private List<String> linesSinceMark() {
+    String text = read(mark);
+    return text.isEmpty() ? List.of() : List.of(text.split("\n"));
+  }
+
+  /** The complete lines from {@code offset} on: a line being written as we read is left for the next read. */
+  private String read(long offset) {
     try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
       long length = in.length();
-      byte[] bytes = new byte[(int) Math.max(0, length - mark)];
-      in.seek(Math.min(mark, length));
+      byte[] bytes = new byte[(int) Math.max(0, length - offset)];
+      in.seek(Math.min(offset, length));
       in.readFully(bytes);
       String text = new String(bytes, StandardCharsets.UTF_8);
-      // a line being written as we read is left for the next read
       int end = text.lastIndexOf('\n');
-      return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n"));
+      return end < 0 ? "" : text.substring(0, end + 1);
     } catch (IOException e) {
       throw new IllegalStateException("cannot read the audit log " + file + ": " + e);
     }
@@ -91,17 +113,14 @@ final class AuditLog {
   @SuppressWarnings("unchecked")
   private static Request request(Map<String, Object> event) {
     Map<String, Object> user = (Map<String, Object>) event.getOrDefault("user", Map.of());
-    Map<String, Object> ref = (Map<String, Object>) event.get("objectRef");
+    Map<String, Object> ref = (Map<String, Object>) event.getOrDefault("objectRef", Map.of());
     Map<String, Object> response = (Map<String, Object>) event.getOrDefault("responseStatus", Map.of());
+    Map<String, Object> annotations = (Map<String, Object>) event.getOrDefault("annotations", Map.of());
     Number code = (Number) response.getOrDefault("code", 0);
-    String uri = (String) event.get("requestURI");
-    if (ref == null) {
-      return new Request((String) user.get("username"), (String) event.get("verb"), "", null, "", "", "",
-          code.intValue(), uri);
-    }
+    boolean forbidden = "forbid".equals(annotations.get("authorization.k8s.io/decision"));
     return new Request((String) user.get("username"), (String) event.get("verb"), text(ref, "apiGroup"),
-        text(ref, "resource"), text(ref, "subresource"), text(ref, "namespace"), text(ref, "name"),
-        code.intValue(), uri);
+        ref.containsKey("resource") ? text(ref, "resource") : null, text(ref, "subresource"), text(ref, "namespace"),
+        text(ref, "name"), code.intValue(), (String) event.get("requestURI"), forbidden);
   }
 
   private static String text(Map<String, Object> map, String key) {

@@ -7,7 +7,6 @@ import static dev.stint.e2e.RbacJobs.PYTORCH_ELASTIC;
 import static dev.stint.e2e.RbacJobs.TENSORFLOW;
 import static dev.stint.e2e.RbacJobs.condition;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.stint.e2e.RbacJobs.Kind;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -17,6 +16,8 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
 import java.util.Map;
 
 /**
@@ -31,11 +32,19 @@ final class KindLives {
   private final KubernetesClient client;
   private final Map<Kind, String> namespaces;
   private final Duration wait;
+  private final AuditLog audit;
 
-  KindLives(KubernetesClient client, Map<Kind, String> namespaces, Duration wait) {
+  /** Each wait ends at once when the audit log shows a request of the operator refused (a rule missing). */
+  KindLives(KubernetesClient client, Map<Kind, String> namespaces, Duration wait, AuditLog audit) {
     this.client = client;
     this.namespaces = namespaces;
     this.wait = wait;
+    this.audit = audit;
+  }
+
+  private ConditionFactory await(String what) {
+    return Awaitility.await(what)
+        .failFast("the API server refused a request of the operator", audit::anyForbidden);
   }
 
   void run() {
@@ -55,7 +64,7 @@ final class KindLives {
     create(mpi, MPI.running("taken-secret"));
 
     namespaces.forEach((kind, ns) -> awaitCondition(kind, ns, LIFE, "Running"));
-    namespaces.forEach((kind, ns) -> await("ttl " + kind.kind() + " deleted").atMost(wait)
+    namespaces.forEach((kind, ns) -> await("ttl " + kind.kind() + " deleted")
         .until(() -> RbacJobs.get(client, kind, ns, "ttl") == null));
     awaitCondition(PYTORCH, pytorch, "failing", "Failed");
     for (String taken : new String[] {"taken-pod", "taken-svc", "taken-hpa"}) {
@@ -69,18 +78,18 @@ final class KindLives {
     RbacJobs.suspend(PYTORCH_ELASTIC, pytorch, "elastic", true);
     namespaces.forEach((kind, ns) -> {
       awaitCondition(kind, ns, LIFE, "Suspended");
-      await(kind.kind() + " pods gone").atMost(wait).until(() -> RbacJobs.pods(client, ns, LIFE).isEmpty());
+      await(kind.kind() + " pods gone").until(() -> RbacJobs.pods(client, ns, LIFE).isEmpty());
     });
-    await("autoscaler of the suspended elastic job deleted").atMost(wait).until(() -> hpa(pytorch, "elastic") == null);
+    await("autoscaler of the suspended elastic job deleted").until(() -> hpa(pytorch, "elastic") == null);
 
     namespaces.forEach((kind, ns) -> RbacJobs.suspend(kind, ns, LIFE, false));
     namespaces.forEach((kind, ns) -> {
       awaitCondition(kind, ns, LIFE, "Running");
-      await(kind.kind() + " pods back").atMost(wait)
+      await(kind.kind() + " pods back")
           .until(() -> RbacJobs.pods(client, ns, LIFE).size() == kind.replicas().values().stream()
               .mapToInt(Integer::intValue).sum());
     });
-    namespaces.forEach((kind, ns) -> await(kind.kind() + " " + ns + "/" + LIFE + " Succeeded").atMost(wait)
+    namespaces.forEach((kind, ns) -> await(kind.kind() + " " + ns + "/" + LIFE + " Succeeded")
         .until(() -> {
           RbacJobs.finish(client, ns, LIFE, 0);
           return "True".equals(condition(client, kind, ns, LIFE, "Succeeded"));
@@ -90,12 +99,12 @@ final class KindLives {
   /** An elastic job's autoscaler follows its maxReplicas; an MPIJob's Service follows runLauncherAsWorker. */
   private void changeWhileRunning(String pytorch, String mpi) {
     awaitCondition(PYTORCH_ELASTIC, pytorch, "elastic", "Running");
-    await("autoscaler of the elastic job").atMost(wait).until(() -> hpa(pytorch, "elastic") != null);
+    await("autoscaler of the elastic job").until(() -> hpa(pytorch, "elastic") != null);
     RbacJobs.patch(PYTORCH_ELASTIC, pytorch, "elastic", "{\"spec\":{\"elasticPolicy\":{\"maxReplicas\":4}}}");
-    await("autoscaler's maxReplicas updated").atMost(wait)
+    await("autoscaler's maxReplicas updated")
         .until(() -> hpa(pytorch, "elastic").getSpec().getMaxReplicas() == 4);
     RbacJobs.patch(MPI, mpi, LIFE, "{\"spec\":{\"runLauncherAsWorker\":true}}");
-    await("MPIJob's Service updated").atMost(wait).until(() -> Boolean.TRUE.equals(
+    await("MPIJob's Service updated").until(() -> Boolean.TRUE.equals(
         client.services().inNamespace(mpi).withName(LIFE).get().getSpec().getPublishNotReadyAddresses()));
   }
 
@@ -126,7 +135,7 @@ final class KindLives {
   }
 
   private void awaitCondition(Kind kind, String ns, String name, String type) {
-    await(kind.kind() + " " + ns + "/" + name + " " + type).atMost(wait)
+    await(kind.kind() + " " + ns + "/" + name + " " + type)
         .until(() -> "True".equals(condition(client, kind, ns, name, type)));
     assertThat(condition(client, kind, ns, name, type)).isEqualTo("True");
   }

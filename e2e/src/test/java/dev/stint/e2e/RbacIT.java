@@ -85,8 +85,11 @@ class RbacIT {
     try (OperatorProcess operator = DeployedOperator.start(plugins, operatorKubeconfig, "stint-rbac-0",
         JaxPluginJar.build())) {
       operator.awaitStarted(WAIT);
-      new KindLives(client, namespaces, WAIT).run();
+      new KindLives(client, namespaces, WAIT, audit).run();
       assertThat(operator.alive()).as("the operator is up after the lives; %s", operator.logFile()).isTrue();
+    } catch (RuntimeException | AssertionError e) {
+      assertNoneRefused(audit.operatorRequests()); // a missing rule, named, rather than the wait it made fail
+      throw e;
     } finally {
       namespaces.values().forEach(ns -> client.namespaces().withName(ns).delete());
     }
@@ -135,6 +138,9 @@ class RbacIT {
       assertThat(RbacJobs.hasStatus(client, PYTORCH, elsewhere, job)).as("status of the unwatched job").isFalse();
       assertThat(RbacJobs.pods(client, elsewhere, job)).as("pods of the unwatched job").isEmpty();
       assertThat(operator.alive()).as("the operator is up; %s", operator.logFile()).isTrue();
+    } catch (RuntimeException | AssertionError e) {
+      assertNoneRefused(audit.operatorRequests());
+      throw e;
     } finally {
       client.namespaces().withName(elsewhere).delete();
       Kubectl.run("delete", "-n", "team-a", "pytorchjobs", "--all");
@@ -208,7 +214,7 @@ class RbacIT {
 
   static void assertNoneRefused(List<AuditLog.Request> requests) {
     assertThat(requests).as("requests of the operator in the audit log").isNotEmpty();
-    List<String> refused = requests.stream().filter(r -> r.code() == 403).map(AuditLog.Request::describe)
+    List<String> refused = requests.stream().filter(AuditLog.Request::forbidden).map(AuditLog.Request::describe)
         .distinct().collect(Collectors.toList());
     assertThat(refused).as("requests of the operator that the API server refused (a rule deploy/ lacks)").isEmpty();
   }
