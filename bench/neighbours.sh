@@ -284,7 +284,7 @@ run_one() { # condition round
     put poison_pods "$(kubectl get pods -n poison --no-headers 2>/dev/null | wc -l)"
     put poison_log_lines "$(grep -c 'poison' "$dir/operator.log" || true)"
     grep 'poison' "$dir/operator.log" > "$dir/operator-poison-lines.log" || true
-    put poison_refused_retries "$(curl -s --max-time 5 "http://127.0.0.1:$port/metrics" | awk '/^stint_refused_retries_total/ && /PyTorchJob/ { print $2 }' | head -1)"
+    put poison_refused_retries "$(curl -s --max-time 5 "http://127.0.0.1:$port/metrics" | awk '/^stint_refused_retries_total/ && /PyTorchJob/ { print $2 + 0 }' | head -1)"
   fi
 
   # the operator at the end

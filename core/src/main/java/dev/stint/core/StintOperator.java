@@ -56,7 +56,7 @@ public final class StintOperator implements AutoCloseable {
     return reconcilers.stream().mapToInt(TrainingJobReconciler::remembered).sum() + lifecycle.tracked();
   }
 
-  /** The engine's metrics (served by the operator at /metrics). */
+  /** The engine's metrics, JOSDK's and the JVM's ({@link StintMetrics#scrape()} is served at /metrics). */
   public StintMetrics metrics() {
     return metrics;
   }
@@ -74,6 +74,7 @@ public final class StintOperator implements AutoCloseable {
     operator.stop();
     events.close();
     applier.close();
+    metrics.close();
   }
 
   /**
@@ -108,6 +109,7 @@ public final class StintOperator implements AutoCloseable {
     private boolean closeClientOnStop = true;
     private boolean stopOnInformerError = true;
     private String gangScheduler;
+    private StintMetrics metrics;
 
     private Builder(KubernetesClient client, FrameworkRegistry registry) {
       this.client = client;
@@ -129,8 +131,17 @@ public final class StintOperator implements AutoCloseable {
     /** Exit the process when an informer fails (production); tests turn this off to see the error instead. */
     public Builder stopOnInformerError(boolean stop) { this.stopOnInformerError = stop; return this; }
 
+    /**
+     * Where to record metrics: those the caller created before the client, to count the client's requests too
+     * ({@link dev.stint.core.metrics.ApiRequestMetrics#install}). The operator closes them when it stops. Without
+     * this, it creates its own.
+     */
+    public Builder metrics(StintMetrics metrics) { this.metrics = metrics; return this; }
+
     public StintOperator build() {
+      StintMetrics metrics = this.metrics != null ? this.metrics : new StintMetrics();
       Operator operator = new Operator(o -> o.withKubernetesClient(client)
+          .withMetrics(metrics.josdk())
           .withCloseClientOnStop(closeClientOnStop)
           .withUseSSAToPatchPrimaryResource(serverSideApply)
           .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply)
@@ -151,8 +162,7 @@ public final class StintOperator implements AutoCloseable {
             }
           }));
       ActionApplier applier = new ActionApplier(client);
-      EventRecorder events = new EventRecorder(client, clock, "stint");
-      StintMetrics metrics = new StintMetrics();
+      EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry());
       JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, clock);
       List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {

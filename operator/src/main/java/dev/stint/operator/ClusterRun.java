@@ -1,6 +1,8 @@
 package dev.stint.operator;
 
 import dev.stint.core.StintOperator;
+import dev.stint.core.metrics.ApiRequestMetrics;
+import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.registry.FrameworkRegistry;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -51,8 +53,10 @@ final class ClusterRun {
     try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(preflightConfig(config)).build()) {
       ClusterPreflight.check(probe, registry);
     }
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-    StintOperator.Builder builder = StintOperator.builder(client, registry).closeClientOnStop(true);
+    StintMetrics metrics = new StintMetrics(); // before the client, which counts its requests in it
+    KubernetesClient client = ApiRequestMetrics.install(new KubernetesClientBuilder().withConfig(config), metrics)
+        .build();
+    StintOperator.Builder builder = StintOperator.builder(client, registry).metrics(metrics).closeClientOnStop(true);
     if (options.reconcileThreads() != null) {
       builder.reconcileThreads(options.reconcileThreads());
     }

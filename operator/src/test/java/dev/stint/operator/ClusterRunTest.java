@@ -85,6 +85,12 @@ class ClusterRunTest {
           URI.create("http://127.0.0.1:" + running.healthPort() + "/healthz")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(health.statusCode()).isEqualTo(200);
+      // the run's client counts its requests: the two pods it created
+      HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + running.healthPort() + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(dev.stint.core.testing.PrometheusText.parse(metrics.body()).value("stint_kube_api_requests_total",
+          "verb", "create", "resource", "pods", "code", "201")).isEqualTo(2);
     }
   }
 

@@ -31,16 +31,16 @@ class HealthServerTest {
 
   @Test
   void metricsAreServedInThePrometheusTextFormat() throws Exception {
-    var metrics = new dev.stint.core.metrics.StintMetrics();
-    metrics.increment("jobs_partially_succeeded_total", "Jobs whose success policy held", "PyTorchJob");
-    try (HealthServer server = HealthServer.start(0, () -> true, metrics::scrape)) {
+    try (var metrics = new dev.stint.core.metrics.StintMetrics();
+         HealthServer server = HealthServer.start(0, () -> true, metrics::scrape)) {
+      metrics.registry().counter("stint.jobs.partially.succeeded", "kind", "PyTorchJob").increment();
       HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
           URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).isEqualTo(200);
       assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v)
           .startsWith("text/plain; version=0.0.4"));
-      assertThat(response.body()).contains("# TYPE jobs_partially_succeeded_total counter")
-          .contains("jobs_partially_succeeded_total{kind=\"PyTorchJob\"} 1");
+      assertThat(response.body()).contains("# TYPE stint_jobs_partially_succeeded_total counter")
+          .contains("stint_jobs_partially_succeeded_total{kind=\"PyTorchJob\"} 1.0");
     }
   }
 }

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * reconcile builds the event (with its timestamp) and queues it, and a small pool of sender threads posts it. A burst
  * creates about ten events per job; posted inline they were half of a reconcile's API round trips, so a suspension
  * waited on them before its status could say {@code active: 0} (docs/benchmarks.md). Losing an event is not worth
- * failing or slowing a reconcile for: a full queue drops the event and counts it, a failed post is logged.
+ * failing or slowing a reconcile for: a full queue drops the event and counts it, a failed post is logged. The
+ * counters, by the job's kind: {@code stint_events_sent_total}, {@code stint_events_failed_total} (the API server
+ * refused or could not be reached) and {@code stint_events_dropped_total} (the queue was full).
  *
  * <p>Under a saturated API server the senders fall behind. The job's own transitions ({@link #record}: created,
  * running, suspended, succeeded, failed) then go first: they have a queue of their own that the senders always empty
@@ -44,6 +48,9 @@ public final class EventRecorder implements AutoCloseable {
   static final int JOB_QUEUE_CAPACITY = 2_000;
   /** Few on purpose: events are the lowest-priority writes, and must not crowd out the reconciles' own requests. */
   static final int SENDERS = 2;
+  static final String SENT = "stint.events.sent";
+  static final String FAILED = "stint.events.failed";
+  static final String DROPPED = "stint.events.dropped";
 
   private final KubernetesClient client;
   private final Clock clock;
@@ -53,15 +60,19 @@ public final class EventRecorder implements AutoCloseable {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
   private final Thread[] senders;
+  private final MeterRegistry meters;
   private volatile boolean stopping;
 
-  public EventRecorder(KubernetesClient client, Clock clock, String component) {
-    this(client, clock, component, QUEUE_CAPACITY, SENDERS);
+  /** Sends events as {@code component}, counting them in {@code meters}. */
+  public EventRecorder(KubernetesClient client, Clock clock, String component, MeterRegistry meters) {
+    this(client, clock, component, meters, QUEUE_CAPACITY, SENDERS);
   }
 
   /** With a queue capacity and a number of sender threads of its own (tests: 0 senders, to read the queue order). */
-  EventRecorder(KubernetesClient client, Clock clock, String component, int capacity, int senderThreads) {
+  EventRecorder(KubernetesClient client, Clock clock, String component, MeterRegistry meters, int capacity,
+                int senderThreads) {
     this.client = client;
+    this.meters = meters;
     this.clock = clock;
     this.component = component;
     this.queue = new ArrayBlockingQueue<>(capacity);
@@ -132,6 +143,7 @@ public final class EventRecorder implements AutoCloseable {
     inFlight.incrementAndGet();
     if (!into.offer(event)) {
       inFlight.decrementAndGet();
+      count(DROPPED, "Events not sent because the queue was full", job.getKind());
       if (dropped.incrementAndGet() % 1000 == 1) {
         LOG.warn("Event queue full ({} events): dropped {} on {} ({} dropped so far)", into.size(), reason,
             job.getMetadata().getName(), dropped.get());
@@ -152,15 +164,22 @@ public final class EventRecorder implements AutoCloseable {
       }
       try {
         client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+        count(SENT, "Events the API server accepted", event.getInvolvedObject().getKind());
       } catch (KubernetesClientException e) {
+        count(FAILED, "Events the API server refused or could not be sent", event.getInvolvedObject().getKind());
         LOG.warn("Could not record event {} on {}: {}", event.getReason(), event.getInvolvedObject().getName(),
             e.getMessage());
       } catch (RuntimeException e) {
+        count(FAILED, "Events the API server refused or could not be sent", event.getInvolvedObject().getKind());
         LOG.warn("Could not record event {} on {}", event.getReason(), event.getInvolvedObject().getName(), e);
       } finally {
         inFlight.decrementAndGet();
       }
     }
+  }
+
+  private void count(String name, String description, String kind) {
+    Counter.builder(name).description(description).tag("kind", kind == null ? "" : kind).register(meters).increment();
   }
 
   /** The next event to send, job events first; null after 100 ms without any. */

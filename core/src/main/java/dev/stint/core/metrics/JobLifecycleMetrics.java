@@ -1,6 +1,7 @@
 package dev.stint.core.metrics;
 
 import dev.stint.spi.api.JobStatus;
+import io.micrometer.core.instrument.Counter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,14 +15,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * measures itself.
  */
 public final class JobLifecycleMetrics {
-  public static final String SUSPEND_TO_INACTIVE = "stint_suspend_to_inactive_seconds";
-  public static final String SUSPEND_TO_NO_PODS = "stint_suspend_to_no_pods_seconds";
-  public static final String RESUME_TO_RUNNING = "stint_resume_to_running_seconds";
-  public static final String PARTIALLY_SUCCEEDED = "jobs_partially_succeeded_total";
-  public static final String SUCCEEDED = "stint_jobs_succeeded_total";
-  public static final String FAILED = "stint_jobs_failed_total";
-  public static final String FAILED_CREATE = "stint_jobs_failed_create_total";
-  public static final String RETRIES = "stint_refused_retries_total";
+  // Micrometer names; Prometheus shows them with underscores, counters with "_total" and timers with "_seconds"
+  /** {@code stint_suspend_to_inactive_seconds}: a histogram. */
+  public static final String SUSPEND_TO_INACTIVE = "stint.suspend.to.inactive";
+  /** {@code stint_suspend_to_no_pods_seconds}: a histogram. */
+  public static final String SUSPEND_TO_NO_PODS = "stint.suspend.to.no.pods";
+  /** {@code stint_resume_to_running_seconds}: a histogram. */
+  public static final String RESUME_TO_RUNNING = "stint.resume.to.running";
+  /** {@code stint_jobs_partially_succeeded_total}. */
+  public static final String PARTIALLY_SUCCEEDED = "stint.jobs.partially.succeeded";
+  /** {@code stint_jobs_succeeded_total}. */
+  public static final String SUCCEEDED = "stint.jobs.succeeded";
+  /** {@code stint_jobs_failed_total}. */
+  public static final String FAILED = "stint.jobs.failed";
+  /** {@code stint_jobs_failed_create_total}. */
+  public static final String FAILED_CREATE = "stint.jobs.failed.create";
+  /** {@code stint_refused_retries_total}. */
+  public static final String RETRIES = "stint.refused.retries";
 
   private final StintMetrics metrics;
   private final Clock clock;
@@ -35,13 +45,13 @@ public final class JobLifecycleMetrics {
 
   /** A job ended because the API server refused one of its children for good. */
   public void failedToCreate(String kind) {
-    metrics.increment(FAILED_CREATE, "Jobs failed because the API server refused a child for good, or another object "
+    count(FAILED_CREATE, "Jobs failed because the API server refused a child for good, or another object "
         + "held its name", kind);
   }
 
   /** A pass was refused for a reason that heals, and is retried. */
   public void retried(String kind) {
-    metrics.increment(RETRIES, "Passes retried because the API server refused a change for a reason that heals "
+    count(RETRIES, "Passes retried because the API server refused a change for a reason that heals "
         + "(quota, throttling, server errors)", kind);
   }
 
@@ -69,16 +79,14 @@ public final class JobLifecycleMetrics {
   public void record(String uid, String kind, JobStatus before, JobStatus after, int podsLeft, Instant decidedAt) {
     Instant now = clock.instant();
     if (became(before, after, "Suspended")) {
-      metrics.observe(SUSPEND_TO_INACTIVE, "Seconds from a suspension request to no active replica", kind,
-          seconds(decidedAt, now));
+      time(SUSPEND_TO_INACTIVE, "Seconds from a suspension request to no active replica", kind, decidedAt, now);
       suspending.put(uid, decidedAt);
       resuming.remove(uid);
     }
     if (podsLeft == 0 && after.isTrue("Suspended")) {
       Instant start = suspending.remove(uid);
       if (start != null) {
-        metrics.observe(SUSPEND_TO_NO_PODS, "Seconds from a suspension request to no pod left", kind,
-            seconds(start, now));
+        time(SUSPEND_TO_NO_PODS, "Seconds from a suspension request to no pod left", kind, start, now);
       }
     }
     if (before.isTrue("Suspended") && !after.isTrue("Suspended")) {
@@ -88,8 +96,7 @@ public final class JobLifecycleMetrics {
     if (became(before, after, "Running")) {
       Instant start = resuming.remove(uid);
       if (start != null) {
-        metrics.observe(RESUME_TO_RUNNING, "Seconds from a resume request to every replica running", kind,
-            seconds(start, now));
+        time(RESUME_TO_RUNNING, "Seconds from a resume request to every replica running", kind, start, now);
       }
     }
     outcomes(kind, before, after);
@@ -97,13 +104,13 @@ public final class JobLifecycleMetrics {
 
   private void outcomes(String kind, JobStatus before, JobStatus after) {
     if (became(before, after, "PartiallySucceeded")) {
-      metrics.increment(PARTIALLY_SUCCEEDED, "Jobs whose success policy held while some replicas failed", kind);
+      count(PARTIALLY_SUCCEEDED, "Jobs whose success policy held while some replicas failed", kind);
     }
     if (became(before, after, "Succeeded")) {
-      metrics.increment(SUCCEEDED, "Jobs that succeeded (partial successes included)", kind);
+      count(SUCCEEDED, "Jobs that succeeded (partial successes included)", kind);
     }
     if (became(before, after, "Failed")) {
-      metrics.increment(FAILED, "Jobs that failed", kind);
+      count(FAILED, "Jobs that failed", kind);
     }
   }
 
@@ -111,7 +118,13 @@ public final class JobLifecycleMetrics {
     return after.isTrue(type) && !before.isTrue(type);
   }
 
-  private static double seconds(Instant from, Instant to) {
-    return Math.max(0, Duration.between(from, to).toMillis() / 1000.0);
+  private void count(String name, String description, String kind) {
+    Counter.builder(name).description(description).tag("kind", kind).register(metrics.registry()).increment();
+  }
+
+  private void time(String name, String description, String kind, Instant from, Instant to) {
+    Duration took = Duration.between(from, to);
+    metrics.timer(name, description, kind, StintMetrics.LATENCY_BUCKETS_SECONDS)
+        .record(took.isNegative() ? Duration.ZERO : took);
   }
 }

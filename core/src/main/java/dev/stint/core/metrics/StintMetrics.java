@@ -1,108 +1,78 @@
 package dev.stint.core.metrics;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.DoubleAdder;
-import java.util.concurrent.atomic.LongAdder;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Arrays;
 
 /**
- * Counters and histograms in the Prometheus text exposition format, with no library: the operator serves
- * {@link #scrape()} at {@code /metrics}. Names and label values are fixed by the engine, not by users.
+ * The operator's metrics: one Micrometer registry that Stint's own meters, JOSDK's reconcile meters
+ * ({@link #josdk()}), the API client's requests ({@link ApiRequestMetrics}) and the JVM's meters are registered in,
+ * rendered in the Prometheus text format by {@link #scrape()} for {@code GET /metrics}.
+ *
+ * <p>Create it before the Kubernetes client when the client's requests are to be counted; {@link #close()} unbinds
+ * the garbage-collection listener (the other meters keep their last values).
  */
-public final class StintMetrics {
-  /** Histogram bucket bounds in seconds, suited to suspend and resume latencies. */
-  private static final double[] BUCKETS = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600};
+public final class StintMetrics implements AutoCloseable {
+  /** Upper bounds, in seconds, of the reconcile and API request duration buckets: 5 ms to a minute. */
+  static final double[] REQUEST_BUCKETS_SECONDS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+  /** Upper bounds, in seconds, of the suspension and resumption latency buckets: a tenth of a second to ten minutes. */
+  static final double[] LATENCY_BUCKETS_SECONDS = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600};
 
-  private final Map<String, String> help = new ConcurrentHashMap<>();
-  private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
-  private final Map<String, Histogram> histograms = new ConcurrentHashMap<>();
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final JvmGcMetrics gc = new JvmGcMetrics();
+  private final Metrics josdk;
 
-  private static final class Histogram {
-    final LongAdder[] buckets = new LongAdder[BUCKETS.length];
-    final LongAdder count = new LongAdder();
-    final DoubleAdder sum = new DoubleAdder();
-
-    Histogram() {
-      for (int i = 0; i < buckets.length; i++) {
-        buckets[i] = new LongAdder();
-      }
-    }
+  /** A registry with the JVM's memory, garbage collection, thread, processor and uptime meters bound. */
+  public StintMetrics() {
+    // before any meter exists: a filter applies only to meters registered after it
+    registry.config().meterFilter(new JosdkMeterFilter(REQUEST_BUCKETS_SECONDS));
+    new JvmMemoryMetrics().bindTo(registry);
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    // per kind, not per job: per-job series would grow the registry and Prometheus with every job ever run
+    josdk = MicrometerMetrics.withoutPerResourceMetrics(registry);
   }
 
-  /** Adds one to a counter. */
-  public void increment(String name, String helpText, String kind) {
-    help.putIfAbsent(name, "counter " + helpText);
-    counters.computeIfAbsent(series(name, kind), k -> new LongAdder()).increment();
+  /** Where meters are registered. */
+  public MeterRegistry registry() {
+    return registry;
   }
 
-  /** Records one observation of a duration in seconds. */
-  public void observe(String name, String helpText, String kind, double seconds) {
-    help.putIfAbsent(name, "histogram " + helpText);
-    Histogram h = histograms.computeIfAbsent(series(name, kind), k -> new Histogram());
-    for (int i = 0; i < BUCKETS.length; i++) {
-      if (seconds <= BUCKETS[i]) {
-        h.buckets[i].increment();
-      }
-    }
-    h.count.increment();
-    h.sum.add(seconds);
+  /** JOSDK's reconcile metrics, to give the operator's configuration ({@code withMetrics}). */
+  public Metrics josdk() {
+    return josdk;
   }
 
-  /** The current value of a counter (0 when never incremented). */
-  public long counter(String name, String kind) {
-    LongAdder a = counters.get(series(name, kind));
-    return a == null ? 0 : a.sum();
-  }
-
-  /** How many observations a histogram has. */
-  public long observations(String name, String kind) {
-    Histogram h = histograms.get(series(name, kind));
-    return h == null ? 0 : h.count.sum();
-  }
-
-  /** All metrics in the Prometheus text format, sorted. */
+  /** Every meter in the Prometheus text exposition format (version 0.0.4). */
   public String scrape() {
-    StringBuilder out = new StringBuilder();
-    Map<String, List<String>> byName = new TreeMap<>();
-    counters.forEach((series, v) -> byName.computeIfAbsent(nameOf(series), n -> new ArrayList<>())
-        .add(series + " " + v.sum()));
-    histograms.forEach((series, h) -> byName.computeIfAbsent(nameOf(series), n -> new ArrayList<>())
-        .addAll(histogramLines(series, h)));
-    byName.forEach((name, lines) -> {
-      String[] typeAndHelp = help.get(name).split(" ", 2);
-      out.append("# HELP ").append(name).append(' ').append(typeAndHelp[1]).append('\n');
-      out.append("# TYPE ").append(name).append(' ').append(typeAndHelp[0]).append('\n');
-      lines.stream().sorted().forEach(l -> out.append(l).append('\n'));
-    });
-    return out.toString();
+    return registry.scrape();
   }
 
-  private static List<String> histogramLines(String series, Histogram h) {
-    String name = nameOf(series);
-    String labels = series.substring(name.length() + 1, series.length() - 1);
-    List<String> lines = new ArrayList<>();
-    for (int i = 0; i < BUCKETS.length; i++) {
-      lines.add(name + "_bucket{" + labels + ",le=\"" + format(BUCKETS[i]) + "\"} " + h.buckets[i].sum());
-    }
-    lines.add(name + "_bucket{" + labels + ",le=\"+Inf\"} " + h.count.sum());
-    lines.add(name + "_count{" + labels + "} " + h.count.sum());
-    lines.add(name + "_sum{" + labels + "} " + h.sum.sum());
-    return lines;
+  /** A duration histogram with explicit buckets (and no client-side percentiles, which cannot be aggregated). */
+  Timer timer(String name, String description, String kind, double[] bucketsSeconds) {
+    return Timer.builder(name).description(description).tag("kind", kind)
+        .serviceLevelObjectives(buckets(bucketsSeconds))
+        .register(registry);
   }
 
-  private static String format(double v) {
-    return v == Math.rint(v) ? String.format(Locale.ROOT, "%.1f", v) : Double.toString(v);
+  @Override
+  public void close() {
+    gc.close();
   }
 
-  private static String series(String name, String kind) {
-    return name + "{kind=\"" + kind + "\"}";
-  }
-
-  private static String nameOf(String series) {
-    return series.substring(0, series.indexOf('{'));
+  static Duration[] buckets(double[] seconds) {
+    return Arrays.stream(seconds).mapToObj(s -> Duration.ofNanos(Math.round(s * 1e9))).toArray(Duration[]::new);
   }
 }

@@ -68,6 +68,11 @@ abstract class MockServerEngineTest {
         .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build();
   }
 
+  /** What {@code GET /metrics} would answer now. */
+  dev.stint.core.testing.PrometheusText scrape() {
+    return dev.stint.core.testing.PrometheusText.parse(operator.metrics().scrape());
+  }
+
   TestJob job(String name) {
     return client.resources(TestJob.class).inNamespace("default").withName(name).get();
   }

@@ -34,7 +34,7 @@ class RefusalsOnMockServerTest extends MockServerEngineTest {
     // the pod created before its service was refused does not keep running
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(pods("bad")).isEmpty());
     assertThat(events("TestJobFailedCreate")).isEqualTo(1);
-    assertThat(operator.metrics().counter("stint_jobs_failed_create_total", "TestJob")).isEqualTo(1);
+    assertThat(scrape().value("stint_jobs_failed_create_total", "kind", "TestJob")).isEqualTo(1);
   }
 
   @Test
@@ -76,6 +76,6 @@ class RefusalsOnMockServerTest extends MockServerEngineTest {
     assertThat(status("slow").isTrue("Failed")).isFalse();
     assertThat(events("TestJobQuotaExceeded")).as("one event per distinct cause, not one per retry").isEqualTo(1);
     assertThat(events("TestJobCreated")).isEqualTo(1);
-    assertThat(operator.metrics().counter("stint_refused_retries_total", "TestJob")).isEqualTo(3);
+    assertThat(scrape().value("stint_refused_retries_total", "kind", "TestJob")).isEqualTo(3);
   }
 }

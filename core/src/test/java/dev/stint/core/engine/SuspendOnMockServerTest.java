@@ -47,10 +47,9 @@ class SuspendOnMockServerTest extends MockServerEngineTest {
     suspend("flap", true);
     await().untilAsserted(() -> assertThat(pods("flap")).isEmpty());
     await().untilAsserted(() -> assertThat(status("flap").isTrue("Suspended")).isTrue());
-    await().untilAsserted(() -> assertThat(operator.metrics().observations(
-        dev.stint.core.metrics.JobLifecycleMetrics.SUSPEND_TO_NO_PODS, "TestJob")).isPositive());
-    assertThat(operator.metrics().observations(dev.stint.core.metrics.JobLifecycleMetrics.RESUME_TO_RUNNING,
-        "TestJob")).isPositive();
+    await().untilAsserted(() -> assertThat(scrape().value("stint_suspend_to_no_pods_seconds_count", "kind", "TestJob"))
+        .isPositive());
+    assertThat(scrape().value("stint_resume_to_running_seconds_count", "kind", "TestJob")).isPositive();
   }
 
   @Test

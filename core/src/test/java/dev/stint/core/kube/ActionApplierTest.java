@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -90,7 +91,7 @@ class ActionApplierTest {
     @BeforeEach
     void setUp() {
       applier = new ActionApplier(client);
-      events = new EventRecorder(client, Clock.systemUTC(), "stint");
+      events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry());
     }
 
     @AfterEach
@@ -172,7 +173,7 @@ class ActionApplierTest {
               .withMessage("Pod \"p1\" is invalid: metadata.labels: Invalid value").build()).once();
       server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-2")).always();
       ActionApplier applier = new ActionApplier(client);
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint");
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry());
       try {
         List<Action> pass = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -197,7 +198,7 @@ class ActionApplierTest {
           .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid").withMessage("invalid").build())
           .always();
       ActionApplier applier = new ActionApplier(client);
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint");
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry());
       try {
         List<Action> pass = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -223,7 +224,7 @@ class ActionApplierTest {
           .andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden")
               .withMessage("pods \"p3\" is forbidden: exceeded quota: q, requested: pods=1").build()).once();
       ActionApplier applier = new ActionApplier(client);
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint");
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry());
       try {
         List<Action> pass = List.of(new Action.CreatePod(pod("p0")), new Action.CreatePod(pod("p1")),
             new Action.CreatePod(pod("p2")), new Action.CreatePod(pod("p3")));

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -32,7 +33,8 @@ class EventRecorderTest {
     @Test
     void sendsTheEventInTheBackgroundWithTheTimeItWasRecorded() {
       Clock clock = Clock.fixed(Instant.parse("2026-12-01T10:00:00.750Z"), ZoneOffset.UTC);
-      EventRecorder events = new EventRecorder(client, clock, "stint");
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      EventRecorder events = new EventRecorder(client, clock, "stint", meters);
       try {
         events.record(JOB, JobEvent.warning("JFailed", "j failed"));
         assertThat(events.awaitSent(Duration.ofSeconds(10))).isTrue();
@@ -48,6 +50,9 @@ class EventRecorderTest {
       assertThat(e.getFirstTimestamp()).isEqualTo("2026-12-01T10:00:00Z");
       assertThat(e.getSource().getComponent()).isEqualTo("stint");
       assertThat(events.dropped()).isZero();
+      assertThat(meters.get(EventRecorder.SENT).tag("kind", "Pod").counter().count()).isEqualTo(1);
+      assertThat(meters.find(EventRecorder.FAILED).counters()).isEmpty();
+      assertThat(meters.find(EventRecorder.DROPPED).counters()).isEmpty();
     }
   }
 
@@ -58,12 +63,15 @@ class EventRecorderTest {
          KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
              .withMasterUrl("http://127.0.0.1:" + silent.getLocalPort()).withRequestTimeout(60_000)
              .withRequestRetryBackoffLimit(0).build()).build()) {
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", 1, EventRecorder.SENDERS);
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", meters, 1, EventRecorder.SENDERS);
       for (int i = 0; i < 10; i++) {
         events.normal(JOB, "R", "event " + i); // a blocking queue would hang here
       }
       // ten events, two taken by the hanging senders at most, one queued: at least seven dropped
       assertThat(events.dropped()).isBetween(7L, 9L);
+      assertThat(meters.get(EventRecorder.DROPPED).tag("kind", "Pod").counter().count())
+          .as("every dropped event counted, by the job's kind").isEqualTo(events.dropped());
       assertThat(events.awaitSent(Duration.ofMillis(200))).isFalse();
       events.close();
     }
@@ -71,7 +79,7 @@ class EventRecorderTest {
 
   @Test
   void theJobsOwnEventsGoBeforeThoseOfItsChildren() throws InterruptedException {
-    EventRecorder events = new EventRecorder(null, Clock.systemUTC(), "stint", 10, 0);
+    EventRecorder events = new EventRecorder(null, Clock.systemUTC(), "stint", new SimpleMeterRegistry(), 10, 0);
     events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-0");
     events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-1");
     events.record(JOB, JobEvent.normal("JSucceeded", "j succeeded"));

@@ -2,6 +2,7 @@ package dev.stint.core.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.testing.PrometheusText;
 import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;
 import java.time.Clock;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class JobLifecycleMetricsTest {
@@ -31,37 +33,65 @@ class JobLifecycleMetricsTest {
     return s;
   }
 
+  PrometheusText scrape() {
+    return PrometheusText.parse(metrics.scrape());
+  }
+
+  @AfterEach
+  void close() {
+    metrics.close();
+  }
+
   @Test
   void suspendAndResumeLatencies() {
     Instant request = now;
     now = now.plusMillis(300);
     lifecycle.record("u", "PyTorchJob", status("Running"), status("Suspended"), 3, request);
-    assertThat(metrics.observations(JobLifecycleMetrics.SUSPEND_TO_INACTIVE, "PyTorchJob")).isEqualTo(1);
-    assertThat(metrics.observations(JobLifecycleMetrics.SUSPEND_TO_NO_PODS, "PyTorchJob")).isZero();
+    assertThat(scrape().value("stint_suspend_to_inactive_seconds_count", "kind", "PyTorchJob")).isEqualTo(1);
+    assertThat(scrape().value("stint_suspend_to_inactive_seconds_bucket", "kind", "PyTorchJob", "le", "0.25"))
+        .isZero();
+    assertThat(scrape().value("stint_suspend_to_inactive_seconds_bucket", "kind", "PyTorchJob", "le", "0.5"))
+        .isEqualTo(1);
+    assertThat(scrape().value("stint_suspend_to_no_pods_seconds_count", "kind", "PyTorchJob")).isZero();
 
     now = now.plusSeconds(20);
     lifecycle.record("u", "PyTorchJob", status("Suspended"), status("Suspended"), 0, now);
-    assertThat(metrics.observations(JobLifecycleMetrics.SUSPEND_TO_NO_PODS, "PyTorchJob")).isEqualTo(1);
-    assertThat(metrics.scrape()).contains("stint_suspend_to_no_pods_seconds_bucket{kind=\"PyTorchJob\",le=\"30.0\"} 1")
-        .contains("stint_suspend_to_no_pods_seconds_bucket{kind=\"PyTorchJob\",le=\"10.0\"} 0")
-        .contains("# TYPE stint_suspend_to_no_pods_seconds histogram");
+    PrometheusText afterNoPods = scrape();
+    assertThat(afterNoPods.type("stint_suspend_to_no_pods_seconds")).isEqualTo("histogram");
+    assertThat(afterNoPods.value("stint_suspend_to_no_pods_seconds_count", "kind", "PyTorchJob")).isEqualTo(1);
+    // 20.3 s: above the 10 s bound, within the 30 s one
+    assertThat(afterNoPods.value("stint_suspend_to_no_pods_seconds_bucket", "kind", "PyTorchJob", "le", "10.0"))
+        .isZero();
+    assertThat(afterNoPods.value("stint_suspend_to_no_pods_seconds_bucket", "kind", "PyTorchJob", "le", "30.0"))
+        .isEqualTo(1);
 
     Instant resume = now;
     lifecycle.record("u", "PyTorchJob", status("Suspended"), status(), 0, resume);
     now = now.plusSeconds(4);
     lifecycle.record("u", "PyTorchJob", status(), status("Running"), 3, now);
-    assertThat(metrics.observations(JobLifecycleMetrics.RESUME_TO_RUNNING, "PyTorchJob")).isEqualTo(1);
-    assertThat(metrics.scrape()).contains("stint_resume_to_running_seconds_sum{kind=\"PyTorchJob\"} 4.0");
+    assertThat(scrape().value("stint_resume_to_running_seconds_count", "kind", "PyTorchJob")).isEqualTo(1);
+    assertThat(scrape().value("stint_resume_to_running_seconds_sum", "kind", "PyTorchJob")).isEqualTo(4.0);
   }
 
   @Test
-  void outcomesAreCountedOncePerTransition() {
+  void outcomesAreCountedOncePerTransitionByKind() {
     lifecycle.record("u", "PyTorchJob", status("Running"), status("PartiallySucceeded", "Succeeded"), 0, now);
     lifecycle.record("u", "PyTorchJob", status("PartiallySucceeded", "Succeeded"),
         status("PartiallySucceeded", "Succeeded"), 0, now);
-    assertThat(metrics.counter(JobLifecycleMetrics.PARTIALLY_SUCCEEDED, "PyTorchJob")).isEqualTo(1);
-    assertThat(metrics.counter(JobLifecycleMetrics.SUCCEEDED, "PyTorchJob")).isEqualTo(1);
-    assertThat(metrics.scrape()).contains("# TYPE jobs_partially_succeeded_total counter")
-        .contains("jobs_partially_succeeded_total{kind=\"PyTorchJob\"} 1");
+    lifecycle.record("v", "TFJob", status("Running"), status("Failed"), 0, now);
+    lifecycle.failedToCreate("MPIJob");
+    lifecycle.retried("MPIJob");
+    lifecycle.retried("MPIJob");
+
+    PrometheusText scrape = scrape();
+    assertThat(scrape.type("stint_jobs_partially_succeeded_total")).isEqualTo("counter");
+    assertThat(scrape.value("stint_jobs_partially_succeeded_total", "kind", "PyTorchJob")).isEqualTo(1);
+    assertThat(scrape.value("stint_jobs_succeeded_total", "kind", "PyTorchJob")).isEqualTo(1);
+    assertThat(scrape.value("stint_jobs_failed_total", "kind", "TFJob")).isEqualTo(1);
+    assertThat(scrape.value("stint_jobs_failed_total", "kind", "PyTorchJob")).isZero();
+    assertThat(scrape.value("stint_jobs_failed_create_total", "kind", "MPIJob")).isEqualTo(1);
+    assertThat(scrape.value("stint_refused_retries_total", "kind", "MPIJob")).isEqualTo(2);
+    // the old name without the stint_ prefix is gone
+    assertThat(scrape.samples("jobs_partially_succeeded_total")).isEmpty();
   }
 }
