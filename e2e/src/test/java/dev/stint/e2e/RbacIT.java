@@ -47,7 +47,8 @@ class RbacIT {
       Map.entry("delete services", "life jobs of PyTorchJob, TFJob, JAXJob: suspended"),
       Map.entry("delete", "ttl job of each kind: ttlSecondsAfterFinished 0"),
       Map.entry("create leases", "any run: the Lease stint is deleted before the operator starts"),
-      Map.entry("update leases", "any run: the leader renews its Lease"));
+      Map.entry("patch leases", "any run: the leader renews its Lease"),
+      Map.entry("update leases", "any run: the leader gives its Lease up when it stops"));
 
   static KubernetesClient client;
   static Path operatorKubeconfig;
