@@ -40,7 +40,7 @@ final class DeployedOperator {
 
   /** {@code kubectl apply --server-side -k <dir>}, asserting that it printed neither an error nor a warning. */
   static void apply(String dir) {
-    Kubectl.Result result = Kubectl.run("apply", "--server-side", "--force-conflicts", "-k",
+    Kubectl.Result result = Kubectl.run("apply", "--server-side", "-k",
         LocalCluster.ROOT.resolve(dir).toString());
     assertThat(result.exitCode()).as("kubectl apply -k %s: %s", dir, result.stderr()).isZero();
     assertThat(result.stderr()).as("kubectl apply -k %s printed to stderr", dir).isEmpty();
