@@ -79,7 +79,7 @@ class MainTest {
     int exit = run("demo", "--frameworks=sleep", "--timeout=60", "--crds=" + crds, "--examples=" + examples);
 
     assertThat(exit).as(out() + err()).isZero();
-    assertThat(out()).contains("Succeeded=True (SleepJobSucceeded)").contains("All 1 job(s) succeeded");
+    assertThat(out()).contains("Succeeded=True (SleepJobSucceeded)").contains("All 1 job(s) ended as expected.");
   }
 
   @Test

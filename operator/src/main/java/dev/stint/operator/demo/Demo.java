@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
 /**
  * The demo on an empty API server: install the CRDs, start the operator (server-side apply off, which the fabric8 mock
  * server lacks) and a {@link SimulatedKubelet}, create the example jobs, show their progress until each has
- * succeeded or failed, then print their final status. Everything it reads comes in through the constructor, so a
+ * succeeded or failed (suspending and resuming on the way those whose annotation asks for it), then print their final
+ * status and whether each ended as expected. Everything it reads comes in through the constructor, so a
  * test can run it with its own framework, CRD and jobs.
  */
 public final class Demo {
@@ -58,7 +59,9 @@ public final class Demo {
   /**
    * Runs the demo on the API server of {@code client}, which the caller owns.
    *
-   * @return 0 when every job succeeded; 1 when a job failed or the jobs did not end in time
+   * @return 0 when every job ended as expected ({@link JobExpectation}: Succeeded unless its annotation says
+   *     otherwise, and, for a job the demo suspends, resumed with {@code suspensions: 1}); 1 when a job did not, or the
+   *     jobs did not end in time
    * @throws CommandFailure when there is nothing to run (no CRDs, no CRD of a loaded framework, no jobs)
    */
   public int run(KubernetesClient client) throws InterruptedException {

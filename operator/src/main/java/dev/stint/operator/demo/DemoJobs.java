@@ -18,8 +18,9 @@ import java.util.Optional;
 
 /**
  * The example jobs the demo runs: every document of the example files whose kind a framework of the registry serves,
- * read into that framework's job class, placed in the demo namespace, and given run times for the
- * {@link SimulatedKubelet} where the example sets none. Anything else is skipped with a note.
+ * read into that framework's job class, placed in the demo namespace, given run times for the
+ * {@link SimulatedKubelet} where the example sets none, and paired with what the demo expects of it
+ * ({@link JobExpectation}). Anything else is skipped with a note.
  */
 final class DemoJobs {
   /**
@@ -28,14 +29,19 @@ final class DemoJobs {
    */
   private static final int[] RUN_SECONDS_BY_POSITION = {6, 4, 8, 5, 7, 3};
 
-  /** A job and the framework that serves it. */
-  record DemoJob(TrainingFramework<?> framework, TrainingJob<?> job) {
+  /** A job, the framework that serves it, and what the demo expects of it. */
+  record DemoJob(TrainingFramework<?> framework, TrainingJob<?> job, JobExpectation expectation) {
     String kind() {
       return HasMetadata.getKind(framework.jobType());
     }
 
     String name() {
       return job.getMetadata().getName();
+    }
+
+    /** The same job as last read from the API server. */
+    DemoJob withJob(TrainingJob<?> current) {
+      return new DemoJob(framework, current, expectation);
     }
   }
 
@@ -57,7 +63,7 @@ final class DemoJobs {
       }
       TrainingJob<?> job = typed(client, item, framework.get().jobType());
       prepare(job, framework.get(), namespace);
-      jobs.add(new DemoJob(framework.get(), job));
+      jobs.add(new DemoJob(framework.get(), job, JobExpectation.of(job)));
     }
     return jobs;
   }

@@ -1,5 +1,6 @@
 package dev.stint.operator.demo;
 
+import dev.stint.core.decision.JobLabels;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
@@ -13,14 +14,17 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a kubelet would do next with a pod, as a pure function of the pod, how long it has been in its current state
  * and the time: start it, let its containers exit, or restart them in place as the pod's restart policy says. All
- * containers of a pod share one fate (the exit code of the {@value SimulatedKubelet#EXIT_CODE} annotation).
+ * containers of a pod share one fate (the exit code of the {@value SimulatedKubelet#EXIT_CODE} annotation, for the
+ * replica indexes of {@value SimulatedKubelet#EXIT_CODE_INDEXES} when it is set).
  */
 final class PodLifecycle {
 
@@ -75,18 +79,41 @@ final class PodLifecycle {
   }
 
   /**
-   * The {@value SimulatedKubelet#EXIT_CODE} annotation, 0 by default.
+   * The {@value SimulatedKubelet#EXIT_CODE} annotation, 0 by default; also 0 for a pod whose replica index is not
+   * among those of {@value SimulatedKubelet#EXIT_CODE_INDEXES}, when that annotation is set.
    *
-   * @throws IllegalArgumentException when the annotation is not a whole number
+   * @throws IllegalArgumentException when an annotation is not a whole number, or a list of them
    */
   static int exitCode(Pod pod) {
     String value = annotation(pod, SimulatedKubelet.EXIT_CODE);
+    int code;
     try {
-      return value == null ? 0 : Integer.parseInt(value.trim());
+      code = value == null ? 0 : Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(SimulatedKubelet.EXIT_CODE + " must be a whole number, not '" + value
           + "'", e);
     }
+    String indexes = annotation(pod, SimulatedKubelet.EXIT_CODE_INDEXES);
+    return indexes == null || exitCodeIndexes(indexes).contains(replicaIndex(pod)) ? code : 0;
+  }
+
+  private static Set<String> exitCodeIndexes(String value) {
+    Set<String> indexes = new HashSet<>();
+    for (String index : value.split(",")) {
+      String trimmed = index.trim();
+      if (!trimmed.matches("\\d{1,9}")) {
+        throw new IllegalArgumentException(SimulatedKubelet.EXIT_CODE_INDEXES
+            + " must be replica indexes separated by commas, such as \"1,3\", not '" + value + "'");
+      }
+      indexes.add(Integer.toString(Integer.parseInt(trimmed)));
+    }
+    return indexes;
+  }
+
+  /** The pod's replica index label, as the engine sets it; null on a pod the engine did not make. */
+  private static String replicaIndex(Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    return labels == null ? null : labels.get(JobLabels.REPLICA_INDEX);
   }
 
   /** The kubelet restarts containers in place under Always, and under OnFailure after a non-zero exit. */

@@ -18,36 +18,43 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * One line per job for the demo's live view: JOB | KIND | STATE | REPLICAS | PODS | AGE. Pure: it only formats what
- * it is given.
+ * One line per job for the demo's live view: JOB | KIND | STATE | SUSPENSIONS | REPLICAS | PODS | AGE. Pure: it only
+ * formats what it is given.
  */
 final class ProgressTable {
-  static final List<String> HEADER = List.of("JOB", "KIND", "STATE", "REPLICAS", "PODS", "AGE");
+  static final List<String> HEADER = List.of("JOB", "KIND", "STATE", "SUSPENSIONS", "REPLICAS", "PODS", "AGE");
   private static final List<String> POD_STATES = List.of("Pending", "Running", "Succeeded", "Failed", "Terminating");
 
   /** The cells of one job's line. */
-  record Row(String job, String kind, String state, String replicas, String pods, String age) {
+  record Row(String job, String kind, String state, String suspensions, String replicas, String pods, String age) {
     List<String> cells() {
-      return List.of(job, kind, state, replicas, pods, age);
+      return List.of(job, kind, state, suspensions, replicas, pods, age);
     }
 
     /** The row without its age, which changes every second: what the demo compares to decide to print. */
     Row withoutAge() {
-      return new Row(job, kind, state, replicas, pods, "");
+      return new Row(job, kind, state, suspensions, replicas, pods, "");
     }
   }
 
   private ProgressTable() { }
 
   static Row row(TrainingFramework<?> framework, TrainingJob<?> job, List<Pod> pods, Instant now) {
-    return new Row(job.getMetadata().getName(), job.getKind(), state(job.getStatus()),
+    return new Row(job.getMetadata().getName(), job.getKind(), state(job.getStatus()), suspensions(job.getStatus()),
         replicas(framework, job), pods(pods), age(job.getMetadata().getCreationTimestamp(), now));
   }
 
-  /** The type of the last condition that is True (conditions move to the end when they change), else the last. */
+  /**
+   * {@code status.outcome}, except {@code Resumed} for a resumed job whose pods are not all running yet (its outcome is
+   * Created again, which would read as if it had never run). Without an outcome: the type of the last condition that
+   * is True (conditions move to the end when they change), else the last.
+   */
   static String state(JobStatus status) {
     List<JobCondition> conditions = status == null || status.getConditions() == null ? List.of()
         : status.getConditions();
+    if (status != null && status.getOutcome() != null) {
+      return "Created".equals(status.getOutcome()) && resumed(status) ? "Resumed" : status.getOutcome();
+    }
     if (conditions.isEmpty()) {
       return "-";
     }
@@ -58,6 +65,16 @@ final class ProgressTable {
     }
     JobCondition last = conditions.get(conditions.size() - 1);
     return last.getType() + "=" + last.getStatus();
+  }
+
+  private static boolean resumed(JobStatus status) {
+    return status.condition("Suspended").filter(c -> "False".equals(c.getStatus()) && c.getReason() != null
+        && c.getReason().endsWith("Resumed")).isPresent();
+  }
+
+  /** {@code status.suspensions}: how many times the job was suspended after it had started. */
+  static String suspensions(JobStatus status) {
+    return status == null || status.getSuspensions() == null ? "0" : status.getSuspensions().toString();
   }
 
   /** {@code Master 1/1 running; Worker 0/2 running, 2 succeeded}: active of desired, then what has ended. */

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * A stand-in for the kubelet on an API server without nodes (the fabric8 mock server, or a bare kube-apiserver): it
  * polls the pods of every namespace and writes the status a kubelet would. A pod goes Pending → Running (containers
  * running and ready) after the start delay; if it has the {@value #RUN_SECONDS} annotation, its containers exit after
- * that many seconds with the code of {@value #EXIT_CODE} (default 0), and the pod ends Succeeded or Failed, or its
+ * that many seconds with the code of {@value #EXIT_CODE} (default 0; with {@value #EXIT_CODE_INDEXES}, only the pods of
+ * those replica indexes exit with it, the others with 0), and the pod ends Succeeded or Failed, or its
  * containers restart in place when the pod's restart policy says so (Always; OnFailure after a non-zero exit), with
  * {@code restartCount} and {@code lastState} as a kubelet reports them. Without the annotation, pods run until deleted.
  *
@@ -36,6 +37,12 @@ public final class SimulatedKubelet implements AutoCloseable {
   public static final String RUN_SECONDS = "stint.dev/demo-run-seconds";
   /** Exit code of a pod's containers when they exit; default 0. */
   public static final String EXIT_CODE = "stint.dev/demo-exit-code";
+  /**
+   * Replica indexes ({@code training.kubeflow.org/replica-index}, comma-separated, such as {@code "1,3"}) whose pods
+   * exit with {@value #EXIT_CODE}; the pods of the other indexes exit with 0. Absent: every pod exits with it. This is
+   * how one replica of a type fails while its siblings, made from the same template, succeed.
+   */
+  public static final String EXIT_CODE_INDEXES = "stint.dev/demo-exit-code-indexes";
   public static final Duration DEFAULT_START_DELAY = Duration.ofMillis(500);
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(200);
 

@@ -79,6 +79,9 @@ class DemoTest {
         .containsExactly("True", "SleepJobFailed");
     assertThat(pods("broken")).extracting(p -> p.getStatus().getContainerStatuses().get(0).getState()
         .getTerminated().getExitCode()).containsExactly(3);
+    assertThat(output.toString(StandardCharsets.UTF_8))
+        .contains("FAIL broken: Failed, but the demo expects Succeeded: SleepJob broken is failed",
+            "Not as expected: broken");
   }
 
   @Test

@@ -22,10 +22,12 @@ import org.junit.jupiter.api.Test;
 class ProgressTableTest {
 
   @Test
-  void aRowShowsStateReplicasPodsAndAge() {
+  void aRowShowsStateSuspensionsReplicasPodsAndAge() {
     SleepJob job = SleepJobs.job("j", 3, "Never", Map.of());
     job.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
     job.setStatus(status(List.of(condition("Created", "True"), condition("Running", "True"))));
+    job.getStatus().setOutcome("Running");
+    job.getStatus().setSuspensions(2);
     ReplicaStatus workers = new ReplicaStatus();
     workers.setActive(2);
     workers.setSucceeded(1);
@@ -34,13 +36,31 @@ class ProgressTableTest {
     ProgressTable.Row row = ProgressTable.row(new SleepFramework(), job,
         List.of(pod("Running"), pod("Running"), pod("Succeeded")), Instant.parse("2026-01-01T00:01:05Z"));
 
-    assertThat(row).isEqualTo(new ProgressTable.Row("j", "SleepJob", "Running",
+    assertThat(row).isEqualTo(new ProgressTable.Row("j", "SleepJob", "Running", "2",
         "Worker 2/3 running, 1 succeeded", "2 Running, 1 Succeeded", "1m5s"));
+  }
+
+  @Test
+  void aJobNeverSuspendedShowsZeroSuspensions() {
+    assertThat(ProgressTable.suspensions(null)).isEqualTo("0");
+    assertThat(ProgressTable.suspensions(status(List.of()))).isEqualTo("0");
   }
 
   static Stream<Arguments> states() {
     return Stream.of(
         Arguments.of("no status", null, "-"),
+        Arguments.of("the outcome wins", outcome("PartiallySucceeded", List.of(condition("Created", "True"),
+            condition("PartiallySucceeded", "True"), condition("Succeeded", "True"))), "PartiallySucceeded"),
+        Arguments.of("suspended", outcome("Suspended", List.of(condition("Created", "True"),
+            condition("Running", "False"), condition("Suspended", "True"))), "Suspended"),
+        Arguments.of("resumed, pods not all running yet", outcome("Created", List.of(condition("Created", "True"),
+            condition("Running", "False"), new JobCondition("Suspended", "False", "SleepJobResumed", "m",
+                "2026-01-01T00:00:00Z"))), "Resumed"),
+        Arguments.of("resumed and running again", outcome("Running", List.of(condition("Created", "True"),
+            new JobCondition("Suspended", "False", "SleepJobResumed", "m", "2026-01-01T00:00:00Z"),
+            condition("Running", "True"))), "Running"),
+        Arguments.of("created, never suspended", outcome("Created", List.of(condition("Created", "True"))),
+            "Created"),
         Arguments.of("last true wins", status(List.of(condition("Created", "True"), condition("Running", "False"),
             condition("Succeeded", "True"))), "Succeeded"),
         Arguments.of("running turned false", status(List.of(condition("Created", "True"),
@@ -50,24 +70,30 @@ class ProgressTableTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("states")
-  void stateIsTheLastTrueCondition(String name, JobStatus status, String expected) {
+  void stateIsTheOutcomeElseTheLastTrueCondition(String name, JobStatus status, String expected) {
     assertThat(ProgressTable.state(status)).isEqualTo(expected);
   }
 
   @Test
   void renderAlignsColumns() {
     String table = ProgressTable.render(List.of(
-        new ProgressTable.Row("a-long-name", "SleepJob", "Running", "Worker 1/1 running", "1 Running", "3s")));
+        new ProgressTable.Row("a-long-name", "SleepJob", "Running", "1", "Worker 1/1 running", "1 Running", "3s")));
 
     assertThat(table).isEqualTo("""
-        JOB          KIND      STATE    REPLICAS            PODS       AGE
-        a-long-name  SleepJob  Running  Worker 1/1 running  1 Running  3s
+        JOB          KIND      STATE    SUSPENSIONS  REPLICAS            PODS       AGE
+        a-long-name  SleepJob  Running  1            Worker 1/1 running  1 Running  3s
         """);
   }
 
   private static JobStatus status(List<JobCondition> conditions) {
     JobStatus status = new JobStatus();
     status.setConditions(conditions);
+    return status;
+  }
+
+  private static JobStatus outcome(String outcome, List<JobCondition> conditions) {
+    JobStatus status = status(conditions);
+    status.setOutcome(outcome);
     return status;
   }
 

@@ -67,6 +67,40 @@ class SimulatedKubeletTest {
   }
 
   @Test
+  void withExitCodeIndexesOnlyThoseReplicasExitWithTheCode() {
+    Map<String, String> fate = Map.of(SimulatedKubelet.RUN_SECONDS, "0.5", SimulatedKubelet.EXIT_CODE, "1",
+        SimulatedKubelet.EXIT_CODE_INDEXES, "1, 3");
+    for (int index = 0; index < 4; index++) {
+      create("worker-" + index, "Never", fate, Map.of("training.kubeflow.org/replica-index", Integer.toString(index)));
+    }
+    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
+
+    kubelet.syncOnce();
+    clock.advance(Duration.ofMillis(500));
+    kubelet.syncOnce();
+
+    assertThat(phase("worker-0")).isEqualTo("Succeeded");
+    assertThat(phase("worker-1")).isEqualTo("Failed");
+    assertThat(phase("worker-2")).isEqualTo("Succeeded");
+    assertThat(phase("worker-3")).isEqualTo("Failed");
+    assertThat(terminated(pod("worker-1")).getState().getTerminated().getExitCode()).isEqualTo(1);
+    assertThat(terminated(pod("worker-2")).getState().getTerminated().getExitCode()).isZero();
+  }
+
+  @Test
+  void exitCodeIndexesThatAreNotIndexesLeaveThePodRunning() {
+    create("odd-indexes", "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "0.5", SimulatedKubelet.EXIT_CODE, "1",
+        SimulatedKubelet.EXIT_CODE_INDEXES, "one"), Map.of("training.kubeflow.org/replica-index", "1"));
+    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
+
+    kubelet.syncOnce();
+    clock.advance(Duration.ofMinutes(1));
+    kubelet.syncOnce();
+
+    assertThat(phase("odd-indexes")).isEqualTo("Running");
+  }
+
+  @Test
   void underOnFailureAFailedContainerRestartsInPlace() {
     create("retry", "OnFailure", Map.of(SimulatedKubelet.RUN_SECONDS, "1", SimulatedKubelet.EXIT_CODE, "3"));
     SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
@@ -124,8 +158,14 @@ class SimulatedKubeletTest {
   }
 
   private void create(String name, String restartPolicy, Map<String, String> annotations) {
+    create(name, restartPolicy, annotations, Map.of());
+  }
+
+  private void create(String name, String restartPolicy, Map<String, String> annotations,
+                      Map<String, String> labels) {
     client.pods().inNamespace("default").resource(new PodBuilder()
-        .withNewMetadata().withName(name).withAnnotations(new LinkedHashMap<>(annotations)).endMetadata()
+        .withNewMetadata().withName(name).withAnnotations(new LinkedHashMap<>(annotations))
+          .withLabels(new LinkedHashMap<>(labels)).endMetadata()
         .withNewSpec().withRestartPolicy(restartPolicy)
           .addNewContainer().withName("main").withImage("busybox").endContainer()
         .endSpec()
