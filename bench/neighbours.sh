@@ -186,9 +186,10 @@ run_one() { # condition round
     wait_for 120 "the quota's status" quota_synced || { put error "the quota's status was never written"; return 1; }
   fi
 
-  # the operator, as users run it
+  # the operator, as users run it; one process, so no Lease to renew among the requests measured
   local port; port="$(free_port)"
-  setsid "$ROOT/bin/stint" run --health-port="$port" > "$dir/operator.log" 2>&1 < /dev/null &
+  setsid "$ROOT/bin/stint" run --health-port=0 --metrics-port="$port" --leader-election=false \
+    > "$dir/operator.log" 2>&1 < /dev/null &
   OP_PID=$!
   setsid bash -c 'while kill -0 '"$OP_PID"' 2>/dev/null; do r=$(ps -o rss= -p '"$OP_PID"') && echo "$EPOCHREALTIME $r"; sleep 1; done' \
     > "$dir/rss.txt" 2>/dev/null < /dev/null &

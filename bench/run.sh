@@ -80,7 +80,7 @@ operator_command() { # operator -> the command line that runs it, one word per l
       # the launcher users run, with its JVM flags unless --jvm-opts replaces them (env and the launcher exec: the
       # PID the driver measures is the JVM's)
       printf '%s\n' env ${JVM_OPTS_SET:+"STINT_JAVA_OPTS=$JVM_OPTS"} "$ROOT/bin/stint" run --health-port=0 \
-        ${THREADS:+--reconcile-threads=$THREADS} ;;
+        --metrics-port=0 --leader-election=false ${THREADS:+--reconcile-threads=$THREADS} ;;
     kubeflow) bench/kubeflow.sh command ;;
     kubeflow-tuned) bench/kubeflow.sh command --controller-threads="$CONCURRENCY" --kube-api-qps=1000 --kube-api-burst=2000 ;;
     *) log "unknown operator $1"; exit 2 ;;

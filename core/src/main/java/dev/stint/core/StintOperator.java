@@ -13,15 +13,19 @@ import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.javaoperatorsdk.operator.api.config.Cloner;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.ResolvedControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +63,14 @@ public final class StintOperator implements AutoCloseable {
   /** The engine's metrics, JOSDK's and the JVM's ({@link StintMetrics#scrape()} is served at /metrics). */
   public StintMetrics metrics() {
     return metrics;
+  }
+
+  /**
+   * What JOSDK knows of the running controllers: whether the operator started, and the health of every informer
+   * (running, watching, synced), for a readiness probe.
+   */
+  public RuntimeInfo runtimeInfo() {
+    return operator.getRuntimeInfo();
   }
 
   public static Builder builder(KubernetesClient client, FrameworkRegistry registry) {
@@ -110,6 +122,8 @@ public final class StintOperator implements AutoCloseable {
     private boolean stopOnInformerError = true;
     private String gangScheduler;
     private StintMetrics metrics;
+    private Set<String> namespaces = Set.of();
+    private LeaderElectionConfiguration leaderElection;
 
     private Builder(KubernetesClient client, FrameworkRegistry registry) {
       this.client = client;
@@ -127,6 +141,15 @@ public final class StintOperator implements AutoCloseable {
 
     /** {@code volcano} or a scheduler-plugins scheduler name: create PodGroups and gang-schedule pods; null: off. */
     public Builder gangScheduler(String name) { this.gangScheduler = name; return this; }
+
+    /** Watch only these namespaces (every informer: jobs and their children); empty: every namespace. */
+    public Builder namespaces(Collection<String> names) { this.namespaces = Set.copyOf(names); return this; }
+
+    /**
+     * Reconcile only while holding the Lease this configures (informers run and caches fill on a standby too, so
+     * that it takes over warm); null: always reconcile.
+     */
+    public Builder leaderElection(LeaderElectionConfiguration config) { this.leaderElection = config; return this; }
 
     /** Exit the process when an informer fails (production); tests turn this off to see the error instead. */
     public Builder stopOnInformerError(boolean stop) { this.stopOnInformerError = stop; return this; }
@@ -151,6 +174,7 @@ public final class StintOperator implements AutoCloseable {
           .withResourceCloner(new SharedResourceCloner())
           .withCacheSyncTimeout(Duration.ofMinutes(2))
           .withStopOnInformerErrorDuringStartup(stopOnInformerError)
+          .withLeaderElectionConfiguration(leaderElection)
           .withInformerStoppedHandler((informer, error) -> {
             if (error == null) {
               return;
@@ -178,19 +202,24 @@ public final class StintOperator implements AutoCloseable {
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
           new EngineSettings(gangScheduler), lifecycle);
-      operator.register(reconciler, configuration(operator, reconciler, framework));
+      operator.register(reconciler, configuration(operator, reconciler, framework, namespaces));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));
       return reconciler;
     }
 
     private static <J extends TrainingJob<?>> ControllerConfiguration<J> configuration(
-        Operator operator, TrainingJobReconciler<J> reconciler, TrainingFramework<J> framework) {
+        Operator operator, TrainingJobReconciler<J> reconciler, TrainingFramework<J> framework,
+        Set<String> namespaces) {
       String name = framework.controllerName();
+      var informer = InformerConfiguration.builder(framework.jobType()).withName(name);
+      if (!namespaces.isEmpty()) {
+        informer.withNamespaces(namespaces); // the children's informers follow the controller's namespaces
+      }
       // not generation-aware: the reconciler's own filter also lets through a status another client wrote
       return new ResolvedControllerConfiguration<>(name, false, reconciler.getClass().getCanonicalName(),
           unlimitedRetry(), null, Duration.ofHours(10), null, null, name, operator.getConfigurationService(),
-          InformerConfiguration.builder(framework.jobType()).withName(name)
+          informer
               // no finalizer, so the cache is where the engine learns that a job is gone, and forgets it
               .withItemStore(new SlimItemStore<J>(job -> reconciler.forget(job.getMetadata().getUid())))
               .withOnUpdateFilter(reconciler::worthReconciling)

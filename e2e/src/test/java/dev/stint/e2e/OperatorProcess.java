@@ -5,15 +5,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Stint started as a separate process, as a user runs it: {@code bin/stint run}, the launcher with the shipped JVM
  * flags (it execs java, so this process is the JVM and a SIGKILL reaches it).
  *
- * <p>The health endpoint is off ({@code --health-port=0}): its default port, 8081, is shared by every operator on the
- * machine, and two ITs (or two engineers' clusters) running at once would make the second operator refuse to start.
+ * <p>The health and metrics endpoints are off ({@code --health-port=0 --metrics-port=0}): their default ports, 8081 and
+ * 8080, are shared by every operator on the machine, and two ITs (or two engineers' clusters) running at once would
+ * make the second operator refuse to start. Leader election is off unless a test asks for it with a
+ * {@code --leader-election...} option: most tests run one operator, and would otherwise wait for the Lease of an
+ * operator they killed.
  */
 final class OperatorProcess implements AutoCloseable {
   /** The line {@code ClusterRun} logs once the controllers are started. */
@@ -46,6 +51,11 @@ final class OperatorProcess implements AutoCloseable {
   }
 
   static OperatorProcess start(String... extraArgs) {
+    return start(Map.of(), extraArgs);
+  }
+
+  /** With environment variables of its own, such as {@code POD_NAME}, its identity in the leader election. */
+  static OperatorProcess start(Map<String, String> env, String... extraArgs) {
     Path jar = LocalCluster.ROOT.resolve("operator/target/stint-operator.jar");
     if (!Files.exists(jar)) {
       throw new IllegalStateException(jar + " is missing; build it with mvn -pl operator -am package");
@@ -58,12 +68,16 @@ final class OperatorProcess implements AutoCloseable {
       // no /healthz port: the tests do not read it, and a fixed one (8081) collides with any other Stint on the
       // machine (another checkout's ITs or benchmark), which makes this one exit at start
       List<String> command = new ArrayList<>(List.of(LocalCluster.ROOT.resolve("bin/stint").toString(), "run",
-          "--health-port=0"));
+          "--health-port=0", "--metrics-port=0"));
+      if (Arrays.stream(extraArgs).noneMatch(arg -> arg.startsWith("--leader-election"))) {
+        command.add("--leader-election=false");
+      }
       command.addAll(List.of(extraArgs));
       ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toString());
       pb.environment().put("STINT_JAR", jar.toString());
       pb.environment().put("JAVA", java);
+      pb.environment().putAll(env);
       long t0 = System.nanoTime();
       return new OperatorProcess(pb.start(), log, t0);
     } catch (IOException e) {

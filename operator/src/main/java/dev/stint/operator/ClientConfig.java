@@ -1,11 +1,16 @@
 package dev.stint.operator;
 
+import dev.stint.operator.OperatorOptions.ApiRateLimit;
+import dev.stint.core.metrics.ApiRequestMetrics;
+import dev.stint.core.metrics.StintMetrics;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Utils;
 
 /**
- * The client configuration of {@code run}, with one fix to fabric8 7.9's defaults.
+ * The client of {@code run}: its configuration, with one fix to fabric8 7.9's defaults, and its rate limit.
  *
  * <p>fabric8's {@code TokenRefreshInterceptor} refreshes the configuration once a minute, to pick up rotated tokens,
  * but it records a refresh only when the refreshed configuration holds a token. With a kubeconfig that authenticates
@@ -17,6 +22,28 @@ import io.fabric8.kubernetes.client.utils.Utils;
  */
 final class ClientConfig {
   private ClientConfig() {
+  }
+
+  /**
+   * The operator's client: its requests are counted in {@code metrics} (unless null) and, with
+   * {@code --kube-api-qps}, go through an {@link ApiRateLimiter}.
+   */
+  static KubernetesClient client(Config config, ApiRateLimit limit, StintMetrics metrics) {
+    return client(config, limit.limited() ? new ApiRateLimiter(limit, System::nanoTime) : null, metrics);
+  }
+
+  /** The operator's client, its requests going through {@code limiter} and counted in {@code metrics}, each unless null. */
+  static KubernetesClient client(Config config, ApiRateLimiter limiter, StintMetrics metrics) {
+    ApiRequestMetrics counter = metrics == null ? null : new ApiRequestMetrics(metrics.registry());
+    // one consumer for both: a second withHttpClientBuilderConsumer would replace the first
+    return new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(http -> {
+      if (limiter != null) {
+        http.addOrReplaceInterceptor(ApiRateLimiter.NAME, limiter);
+      }
+      if (counter != null) {
+        http.addOrReplaceInterceptor(ApiRequestMetrics.INTERCEPTOR_NAME, counter);
+      }
+    }).build();
   }
 
   static Config forRun(Config config) {

@@ -1,13 +1,15 @@
 package dev.stint.operator;
 
 import dev.stint.core.StintOperator;
-import dev.stint.core.metrics.ApiRequestMetrics;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.registry.FrameworkRegistry;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -15,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code run}: the operator against the cluster of the usual kubeconfig or in-cluster configuration, one controller
- * per framework, until the process is told to stop (SIGTERM, Ctrl-C).
+ * per framework, until the process is told to stop (SIGTERM, Ctrl-C) or loses its leadership.
  */
 final class ClusterRun {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterRun.class);
@@ -24,10 +26,16 @@ final class ClusterRun {
 
   private final FrameworkRegistry registry;
   private final OperatorOptions options;
+  private final Map<String, String> env;
 
-  ClusterRun(FrameworkRegistry registry, OperatorOptions options) {
+  /**
+   * @param env the process's environment: {@code POD_NAME} and {@code POD_NAMESPACE} name this process in the
+   *     leader election
+   */
+  ClusterRun(FrameworkRegistry registry, OperatorOptions options, Map<String, String> env) {
     this.registry = registry;
     this.options = options;
+    this.env = env;
   }
 
   /** Starts, then blocks until the JVM shuts down, stopping the operator on the way out. */
@@ -44,7 +52,8 @@ final class ClusterRun {
   }
 
   /**
-   * Checks the cluster, then starts the operator and the health endpoint.
+   * Checks the cluster, then starts the operator and its endpoints. With leader election on, the operator is started
+   * when its informers have synced, leading or not; it reconciles once it leads.
    *
    * @throws CommandFailure when the cluster is unreachable, a CRD is missing or the operator cannot start
    */
@@ -54,29 +63,80 @@ final class ClusterRun {
       ClusterPreflight.check(probe, registry);
     }
     StintMetrics metrics = new StintMetrics(); // before the client, which counts its requests in it
-    KubernetesClient client = ApiRequestMetrics.install(new KubernetesClientBuilder().withConfig(config), metrics)
-        .build();
-    StintOperator.Builder builder = StintOperator.builder(client, registry).metrics(metrics).closeClientOnStop(true);
+    KubernetesClient client = ClientConfig.client(config, options.apiRateLimit(), metrics);
+    // closed by Running, after the Lease is released
+    StintOperator.Builder builder = StintOperator.builder(client, registry).metrics(metrics).closeClientOnStop(false)
+        .namespaces(options.namespaces());
     if (options.reconcileThreads() != null) {
       builder.reconcileThreads(options.reconcileThreads());
     }
     builder.gangScheduler(options.gangScheduler());
-    StintOperator operator = builder.build();
-    AtomicBoolean started = new AtomicBoolean();
-    HealthServer health = options.healthPort() == 0 ? null
-        : HealthServer.start(options.healthPort(), started::get, operator.metrics()::scrape);
-    Running running = new Running(operator, health, started);
+    OperatorOptions.LeaderElection election = options.leaderElection();
+    Leadership leadership = null;
+    String lease = null;
+    if (election.enabled()) {
+      leadership = new Leadership(LeaseLocation.identity(env), System::exit);
+      String namespace = LeaseLocation.namespace(election.namespace(), env, LeaseLocation.SERVICE_ACCOUNT_NAMESPACE,
+          config.getNamespace());
+      builder.leaderElection(leadership.configuration(namespace, election.leaseName()));
+      lease = namespace + "/" + election.leaseName();
+    }
+    Running running = serve(builder.build(), client, leadership);
     try {
-      operator.start();
+      running.operator.start();
     } catch (RuntimeException e) {
       running.close();
       throw new CommandFailure("the operator could not start on " + client.getMasterUrl() + ": "
           + ClusterPreflight.describeCauses(e));
     }
-    started.set(true);
-    LOG.info("Stint is running on {}{}", client.getMasterUrl(),
-        health == null ? "" : "; GET /healthz and /metrics on port " + health.port());
+    running.started.set(true);
+    LOG.info("Stint is running on {}; {}{}", client.getMasterUrl(), describe(lease, leadership),
+        running.describeEndpoints());
     return running;
+  }
+
+  /** The operator, not yet started, with its endpoints listening. */
+  private Running serve(StintOperator operator, KubernetesClient client, Leadership leadership) {
+    AtomicBoolean started = new AtomicBoolean();
+    Readiness readiness = new Readiness(started::get, informers(operator), leadership);
+    Running running = new Running(operator, client, started, leadership);
+    try {
+      if (options.healthPort() != 0) {
+        running.health = HealthServer.start(options.healthPort(), started::get, readiness::check);
+      }
+      if (options.metricsPort() != 0) {
+        running.metrics = MetricsServer.start(options.metricsPort(), operator.metrics()::scrape);
+      }
+    } catch (CommandFailure e) {
+      running.close();
+      throw e;
+    }
+    return running;
+  }
+
+  private String describe(String lease, Leadership leadership) {
+    String watched = options.namespaces().isEmpty() ? "watching every namespace"
+        : "watching namespaces " + String.join(", ", options.namespaces());
+    return watched + (leadership == null ? "; leader election off"
+        : "; reconciling while it holds Lease " + lease + " as " + leadership.identity());
+  }
+
+  /** JOSDK's view of the informers, for {@link Readiness}. */
+  private static Readiness.Informers informers(StintOperator operator) {
+    return new Readiness.Informers() {
+      @Override
+      public boolean started() {
+        return operator.runtimeInfo().isStarted();
+      }
+
+      @Override
+      public List<String> unhealthy() {
+        List<String> names = new ArrayList<>();
+        operator.runtimeInfo().unhealthyEventSources().forEach((controller, sources) ->
+            sources.keySet().forEach(source -> names.add(controller + "/" + source)));
+        return names.stream().sorted().toList();
+      }
+    };
   }
 
   private static Config preflightConfig(Config config) {
@@ -87,30 +147,58 @@ final class ClusterRun {
         .build();
   }
 
-  /** The started operator and its health endpoint; {@link #close()} stops both (and closes the client). */
+  /** The operator and its endpoints; {@link #close()} stops all, gives the Lease up and closes the client. */
   static final class Running implements AutoCloseable {
     private final StintOperator operator;
-    private final HealthServer health;
+    private final KubernetesClient client;
     private final AtomicBoolean started;
+    private final Leadership leadership;
+    private HealthServer health;
+    private MetricsServer metrics;
 
-    private Running(StintOperator operator, HealthServer health, AtomicBoolean started) {
+    private Running(StintOperator operator, KubernetesClient client, AtomicBoolean started, Leadership leadership) {
       this.operator = operator;
-      this.health = health;
+      this.client = client;
       this.started = started;
+      this.leadership = leadership;
     }
 
-    /** The port of {@code /healthz}, or -1 when it is off. */
+    /** The port of {@code /healthz} and {@code /readyz}, or -1 when they are off. */
     int healthPort() {
       return health == null ? -1 : health.port();
+    }
+
+    /** The port of {@code /metrics}, or -1 when it is off. */
+    int metricsPort() {
+      return metrics == null ? -1 : metrics.port();
+    }
+
+    private String describeEndpoints() {
+      return (health == null ? "" : "; GET /healthz and /readyz on port " + health.port())
+          + (metrics == null ? "" : "; GET /metrics on port " + metrics.port());
     }
 
     @Override
     public void close() {
       started.set(false);
+      boolean leading = leadership != null && leadership.leading();
+      if (leadership != null) {
+        leadership.stopping(); // the leadership given up on the way out is not a lost one
+      }
       if (health != null) {
         health.close();
       }
-      operator.stop();
+      if (metrics != null) {
+        metrics.close();
+      }
+      try {
+        operator.stop();
+        if (leading) {
+          leadership.release(client); // after the controllers stopped: no write of this leader follows
+        }
+      } finally {
+        client.close();
+      }
     }
   }
 }

@@ -8,6 +8,7 @@ import dev.stint.operator.demo.Demo;
 import dev.stint.operator.demo.EmbeddedApiServer;
 import dev.stint.operator.demo.ManifestDirectory;
 import dev.stint.operator.demo.ManifestSource;
+import dev.stint.operator.logging.LogSetup;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -22,30 +24,31 @@ import org.slf4j.LoggerFactory;
  * 1 the command failed (cluster unreachable, CRD missing, a demo job failed), 2 a wrong command line.
  */
 public final class Main {
-  private static final String SIMPLE_LOGGER_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
-
   private Main() { }
 
   public static void main(String[] args) {
-    System.exit(run(List.of(args), ClusterDetection.clusterConfigured(), System.out, System.err));
+    System.exit(run(List.of(args), ClusterDetection.clusterConfigured(), System.getenv(), System.out, System.err));
   }
 
-  /** Runs a command line; returns the exit code. No logger may be created before this, see {@link #quietLogs}. */
-  static int run(List<String> args, boolean clusterConfigured, PrintStream out, PrintStream err) {
+  /**
+   * Runs a command line, with the options not on it taken from {@code env}; returns the exit code. The logging is
+   * set up here, from the options ({@link LogSetup}).
+   */
+  static int run(List<String> args, boolean clusterConfigured, Map<String, String> env, PrintStream out,
+                 PrintStream err) {
     try {
-      OperatorOptions options = OperatorOptions.parse(args, clusterConfigured);
+      OperatorOptions options = OperatorOptions.parse(args, clusterConfigured, env);
       if (options.command() == OperatorOptions.Command.HELP) {
         out.println(OperatorOptions.USAGE);
         return 0;
       }
-      if (options.command() == OperatorOptions.Command.DEMO && !options.verbose()) {
-        quietLogs();
-      }
+      // the demo's output is its table: the operator's INFO lines are hidden unless --verbose
+      LogSetup.configure(options.logFormat(), options.command() == OperatorOptions.Command.DEMO && !options.verbose());
       try (PluginDirDiscovery plugins = loadPlugins(options.pluginsDir())) {
         FrameworkSelection.Selection selection = FrameworkSelection.select(discover(plugins), options.frameworks());
         LoggerFactory.getLogger(Main.class).info("Frameworks: {}", selection.describe());
         return switch (options.command()) {
-          case RUN -> new ClusterRun(selection.registry(), options).run();
+          case RUN -> new ClusterRun(selection.registry(), options, env).run();
           case DEMO -> demo(selection.registry(), options, out);
           case HELP -> 0;
         };
@@ -105,16 +108,6 @@ public final class Main {
       out.println("Stint demo: the operator, an in-process Kubernetes API server at " + server.url()
           + " and a simulated kubelet; no cluster or network needed.");
       return new Demo(registry, crds, examples, settings, out, Clock.systemUTC()).run(server.client());
-    }
-  }
-
-  /**
-   * The demo's output is its table, so the operator's INFO logs are hidden unless {@code --verbose}. slf4j-simple
-   * reads its level once, when the first logger is created, and a system property set by the user wins.
-   */
-  private static void quietLogs() {
-    if (System.getProperty(SIMPLE_LOGGER_LEVEL) == null) {
-      System.setProperty(SIMPLE_LOGGER_LEVEL, "warn");
     }
   }
 }

@@ -4,18 +4,23 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The command line of {@code stint-operator.jar}: a subcommand and its options, parsed without side effects so that
- * it can be tested as a table.
+ * it can be tested as a table. Every option of {@code run} can also come from an environment variable
+ * ({@link #environmentVariable}); a flag on the command line wins over the variable.
  *
  * @param command what to do
  * @param frameworks names given with {@code --frameworks}; empty means every discovered framework
  * @param reconcileThreads {@code --reconcile-threads}, or null for the engine's default
- * @param healthPort {@code --health-port} of {@code run}; 0 turns the endpoint off
+ * @param healthPort {@code --health-port} of {@code run}: /healthz and /readyz; 0 turns them off
+ * @param metricsPort {@code --metrics-port} of {@code run}: /metrics; 0 turns it off
  * @param demoTimeout {@code --timeout} of {@code demo}: how long the demo waits for its jobs to finish
  * @param crdsDir {@code --crds} of {@code demo}, or null to look for {@code crds/} (then the jar's copy)
  * @param examplesDir {@code --examples} of {@code demo}, or null to look for {@code examples/} (then the jar's copy)
@@ -24,12 +29,19 @@ import java.util.Set;
  *     ({@code --plugins-dir=})
  * @param gangScheduler {@code --gang-scheduler-name} of {@code run}: {@code volcano} or a scheduler-plugins
  *     scheduler name, to create PodGroups; null for no gang scheduling
+ * @param namespaces {@code --namespaces} of {@code run}: the namespaces watched; empty means every namespace
+ * @param leaderElection the {@code --leader-election*} options of {@code run}
+ * @param apiRateLimit {@code --kube-api-qps} and {@code --kube-api-burst} of {@code run}
+ * @param logFormat {@code --log-format}
  */
 public record OperatorOptions(Command command, List<String> frameworks, Integer reconcileThreads, int healthPort,
-                              Duration demoTimeout, Path crdsDir, Path examplesDir, boolean verbose,
-                              PluginsDir pluginsDir, String gangScheduler) {
+                              int metricsPort, Duration demoTimeout, Path crdsDir, Path examplesDir, boolean verbose,
+                              PluginsDir pluginsDir, String gangScheduler, List<String> namespaces,
+                              LeaderElection leaderElection, ApiRateLimit apiRateLimit, LogFormat logFormat) {
 
   public static final int DEFAULT_HEALTH_PORT = 8081;
+  public static final int DEFAULT_METRICS_PORT = 8080;
+  public static final String DEFAULT_LEASE_NAME = "stint";
   public static final Duration DEFAULT_DEMO_TIMEOUT = Duration.ofSeconds(120);
   /**
    * {@code ./plugins}, relative to the working directory, read only when it exists: a container image puts its plugin
@@ -37,9 +49,13 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
    * a plain {@code java -jar} without one runs the built-in frameworks alone.
    */
   public static final PluginsDir DEFAULT_PLUGINS_DIR = new PluginsDir(Path.of("plugins"), false);
+  public static final LeaderElection DEFAULT_LEADER_ELECTION = new LeaderElection(true, null, DEFAULT_LEASE_NAME);
 
   /** The subcommands. */
   public enum Command { RUN, DEMO, HELP }
+
+  /** {@code --log-format}: one human-readable line per event, or one JSON object per line. */
+  public enum LogFormat { TEXT, JSON }
 
   /**
    * The directory of plugin jars.
@@ -49,8 +65,38 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
    */
   public record PluginsDir(Path path, boolean required) { }
 
-  private static final Set<String> RUN_ONLY = Set.of("--health-port", "--gang-scheduler-name");
+  /**
+   * Leader election through a Lease.
+   *
+   * @param enabled {@code --leader-election}
+   * @param namespace {@code --leader-election-namespace}, or null to find it where the process runs
+   * @param leaseName {@code --leader-election-id}
+   */
+  public record LeaderElection(boolean enabled, String namespace, String leaseName) { }
+
+  /**
+   * The API client's own rate limit.
+   *
+   * @param qps requests per second on average; 0 for no client-side limit
+   * @param burst requests allowed at once above the average; 0 for as many as {@code qps}
+   */
+  public record ApiRateLimit(int qps, int burst) {
+    public static final ApiRateLimit NONE = new ApiRateLimit(0, 0);
+
+    public boolean limited() {
+      return qps > 0;
+    }
+  }
+
+  private static final Set<String> SHARED = Set.of("--frameworks", "--plugins-dir", "--reconcile-threads",
+      "--log-format");
+  private static final Set<String> RUN_ONLY = Set.of("--health-port", "--metrics-port", "--gang-scheduler-name",
+      "--namespaces", "--leader-election", "--leader-election-namespace", "--leader-election-id", "--kube-api-qps",
+      "--kube-api-burst");
   private static final Set<String> DEMO_ONLY = Set.of("--timeout", "--crds", "--examples", "--verbose");
+  /** A namespace's or a Lease's name: an RFC 1123 label (a Lease name may have dots too). */
+  private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  private static final Pattern SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
 
   public static final String USAGE = String.join("\n",
       "Usage: java -jar stint-operator.jar [run|demo] [options]",
@@ -65,8 +111,22 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       "  --plugins-dir=DIR         load framework plugins from the jars in DIR (default: ./plugins when it",
       "                            exists); --plugins-dir= loads none",
       "  --reconcile-threads=N     concurrent reconciles per operator",
-      "  --health-port=N           run: serve GET /healthz and GET /metrics on this port; 0 turns them off (default "
+      "  --log-format=text|json    one readable line per event, or one JSON object per line (default text)",
+      "  --namespaces=a,b          run: watch only these namespaces (default: every namespace)",
+      "  --leader-election=B       run: true (default) or false; with true, of several processes only the holder",
+      "                            of a Lease reconciles, the others wait to take over; false for a workstation",
+      "  --leader-election-namespace=NS",
+      "                            run: the Lease's namespace (default: $POD_NAMESPACE, else the service account's",
+      "                            namespace, else the kubeconfig's, else default)",
+      "  --leader-election-id=NAME run: the Lease's name (default " + DEFAULT_LEASE_NAME + ")",
+      "  --health-port=N           run: serve GET /healthz and GET /readyz on this port; 0 turns them off (default "
           + DEFAULT_HEALTH_PORT + ")",
+      "  --metrics-port=N          run: serve GET /metrics (Prometheus text) on this port; 0 turns it off (default "
+          + DEFAULT_METRICS_PORT + ")",
+      "  --kube-api-qps=N          run: at most N API requests a second on average, with bursts of",
+      "  --kube-api-burst=N        --kube-api-burst (default: as many as N); 0 (default) sets no limit: the API",
+      "                            server's priority and fairness, and the engine's slow-start waves of creates,",
+      "                            already bound what one operator asks",
       "  --gang-scheduler-name=S   run: gang-schedule pods with PodGroups of Volcano (S=volcano) or of the",
       "                            scheduler-plugins scheduler named S",
       "  --timeout=SECONDS         demo: give up when the jobs have not finished by then (default "
@@ -74,24 +134,34 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       "  --crds=DIR                demo: CRD files to install (default: ./crds, else the copy in the jar)",
       "  --examples=DIR            demo: jobs to create (default: ./examples, else the copy in the jar)",
       "  --verbose                 demo: show the operator's logs",
-      "  --help                    show this help");
+      "  --help                    show this help",
+      "",
+      "Every option of run can also be set by an environment variable STINT_<OPTION>, dashes as underscores",
+      "(--kube-api-qps: STINT_KUBE_API_QPS); an option on the command line wins over its variable, and an empty",
+      "variable counts as unset.");
+
+  /** Parses a command line without looking at the environment. */
+  public static OperatorOptions parse(List<String> args, boolean clusterConfigured) {
+    return parse(args, clusterConfigured, Map.of());
+  }
 
   /**
-   * Parses the arguments. Without a subcommand, {@code clusterConfigured} chooses between {@code run} and
-   * {@code demo}.
+   * Parses the arguments, taking the options not on the command line from {@code env}. Without a subcommand,
+   * {@code clusterConfigured} chooses between {@code run} and {@code demo}.
    *
-   * @throws CommandFailure with the usage exit code when the arguments make no sense
+   * @throws CommandFailure with the usage exit code when the arguments or a variable make no sense
    */
-  public static OperatorOptions parse(List<String> args, boolean clusterConfigured) {
+  public static OperatorOptions parse(List<String> args, boolean clusterConfigured, Map<String, String> env) {
     if (args.contains("--help") || args.contains("-h")) {
       return defaults(Command.HELP);
     }
     Command command = null;
-    List<String> options = new ArrayList<>();
+    Map<String, String> options = new LinkedHashMap<>();
+    List<String> raw = new ArrayList<>();
     for (String arg : args) {
       if (arg.startsWith("-")) {
-        options.add(arg);
-      } else if (command == null && options.isEmpty()) {
+        raw.add(arg);
+      } else if (command == null && raw.isEmpty()) {
         command = command(arg);
       } else {
         throw CommandFailure.usage("unexpected argument '" + arg + "'");
@@ -99,8 +169,21 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     }
     OptionValues values = new OptionValues(command == null ? (clusterConfigured ? Command.RUN : Command.DEMO)
         : command);
-    options.forEach(values::set);
+    for (String arg : raw) {
+      int eq = arg.indexOf('=');
+      String name = eq < 0 ? arg : arg.substring(0, eq);
+      values.checkApplies(name);
+      options.remove(name); // the last one wins, in command-line order
+      options.put(name, eq < 0 ? null : arg.substring(eq + 1));
+    }
+    values.readEnvironment(env, options.keySet());
+    options.forEach((name, value) -> values.set(name, name, value));
     return values.toOptions();
+  }
+
+  /** The variable an option is read from: {@code --kube-api-qps} is {@code STINT_KUBE_API_QPS}. */
+  public static String environmentVariable(String option) {
+    return "STINT_" + option.substring(2).toUpperCase(Locale.ROOT).replace('-', '_');
   }
 
   private static Command command(String arg) {
@@ -113,8 +196,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
   }
 
   private static OperatorOptions defaults(Command command) {
-    return new OperatorOptions(command, List.of(), null, DEFAULT_HEALTH_PORT, DEFAULT_DEMO_TIMEOUT, null, null,
-        false, DEFAULT_PLUGINS_DIR, null);
+    return new OptionValues(command).toOptions();
   }
 
   /** The options as they are read, one at a time. */
@@ -123,37 +205,69 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     private List<String> frameworks = List.of();
     private Integer reconcileThreads;
     private int healthPort = DEFAULT_HEALTH_PORT;
+    private int metricsPort = DEFAULT_METRICS_PORT;
     private Duration demoTimeout = DEFAULT_DEMO_TIMEOUT;
     private Path crdsDir;
     private Path examplesDir;
     private boolean verbose;
     private PluginsDir pluginsDir = DEFAULT_PLUGINS_DIR;
     private String gangScheduler;
+    private List<String> namespaces = List.of();
+    private boolean leaderElection = DEFAULT_LEADER_ELECTION.enabled();
+    private String leaseNamespace;
+    private String leaseName = DEFAULT_LEASE_NAME;
+    private int qps;
+    private int burst;
+    private LogFormat logFormat = LogFormat.TEXT;
 
     OptionValues(Command command) {
       this.command = command;
     }
 
-    void set(String option) {
-      int eq = option.indexOf('=');
-      String name = eq < 0 ? option : option.substring(0, eq);
-      String value = eq < 0 ? null : option.substring(eq + 1);
-      checkApplies(name);
+    /** The options of this command that are not on the command line, from their variables when set. */
+    void readEnvironment(Map<String, String> env, Set<String> onCommandLine) {
+      List<String> names = new ArrayList<>(SHARED);
+      if (command == Command.RUN) {
+        names.addAll(RUN_ONLY);
+      }
+      names.stream().sorted().filter(name -> !onCommandLine.contains(name)).forEach(name -> {
+        String variable = environmentVariable(name);
+        String value = env.get(variable);
+        if (value != null && !value.isBlank()) {
+          set(name, variable, value.trim());
+        }
+      });
+    }
+
+    /**
+     * Sets one option.
+     *
+     * @param source what the user wrote it as, the option or its variable, for the error messages
+     */
+    void set(String name, String source, String value) {
       switch (name) {
-        case "--frameworks" -> frameworks = frameworks(required(name, value));
-        case "--reconcile-threads" -> reconcileThreads = number(name, value, 1, 1000);
-        case "--health-port" -> healthPort = number(name, value, 0, 65535);
-        case "--timeout" -> demoTimeout = Duration.ofSeconds(number(name, value, 1, 86400));
-        case "--crds" -> crdsDir = Path.of(required(name, value));
-        case "--examples" -> examplesDir = Path.of(required(name, value));
-        case "--verbose" -> verbose = flag(name, value);
+        case "--frameworks" -> frameworks = names(source, required(source, value));
+        case "--reconcile-threads" -> reconcileThreads = number(source, value, 1, 1000);
+        case "--log-format" -> logFormat = logFormat(source, value);
+        case "--health-port" -> healthPort = number(source, value, 0, 65535);
+        case "--metrics-port" -> metricsPort = number(source, value, 0, 65535);
+        case "--namespaces" -> namespaces = checked(source, names(source, required(source, value)), LABEL);
+        case "--leader-election" -> leaderElection = value == null || bool(source, value);
+        case "--leader-election-namespace" -> leaseNamespace = checked(source, required(source, value), LABEL);
+        case "--leader-election-id" -> leaseName = checked(source, required(source, value), SUBDOMAIN);
+        case "--kube-api-qps" -> qps = number(source, value, 0, 100_000);
+        case "--kube-api-burst" -> burst = number(source, value, 0, 100_000);
+        case "--timeout" -> demoTimeout = Duration.ofSeconds(number(source, value, 1, 86400));
+        case "--crds" -> crdsDir = Path.of(required(source, value));
+        case "--examples" -> examplesDir = Path.of(required(source, value));
+        case "--verbose" -> verbose = flag(source, value);
         case "--plugins-dir" -> pluginsDir = pluginsDir(value);
-        case "--gang-scheduler-name" -> gangScheduler = required(name, value);
+        case "--gang-scheduler-name" -> gangScheduler = required(source, value);
         default -> throw CommandFailure.usage("unknown option '" + name + "'");
       }
     }
 
-    private void checkApplies(String name) {
+    void checkApplies(String name) {
       String commandName = command.name().toLowerCase(Locale.ROOT);
       if (RUN_ONLY.contains(name) && command != Command.RUN) {
         throw CommandFailure.usage(name + " is an option of run, not of " + commandName);
@@ -164,14 +278,15 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     }
 
     OperatorOptions toOptions() {
-      return new OperatorOptions(command, frameworks, reconcileThreads, healthPort, demoTimeout, crdsDir,
-          examplesDir, verbose, pluginsDir, gangScheduler);
+      return new OperatorOptions(command, frameworks, reconcileThreads, healthPort, metricsPort, demoTimeout,
+          crdsDir, examplesDir, verbose, pluginsDir, gangScheduler, namespaces,
+          new LeaderElection(leaderElection, leaseNamespace, leaseName), new ApiRateLimit(qps, burst), logFormat);
     }
   }
 
   private static String required(String name, String value) {
     if (value == null || value.isBlank()) {
-      throw CommandFailure.usage(name + " needs a value: " + name + "=...");
+      throw CommandFailure.usage(name + " needs a value: " + name + (name.startsWith("-") ? "=..." : " to be set"));
     }
     return value;
   }
@@ -192,6 +307,22 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     return true;
   }
 
+  private static boolean bool(String name, String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw CommandFailure.usage(name + " must be true or false, not '" + value + "'");
+    };
+  }
+
+  private static LogFormat logFormat(String name, String value) {
+    return switch (required(name, value).trim().toLowerCase(Locale.ROOT)) {
+      case "text" -> LogFormat.TEXT;
+      case "json" -> LogFormat.JSON;
+      default -> throw CommandFailure.usage(name + " must be text or json, not '" + value + "'");
+    };
+  }
+
   private static int number(String name, String value, int min, int max) {
     try {
       int n = Integer.parseInt(required(name, value).trim());
@@ -204,12 +335,25 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     throw CommandFailure.usage(name + " must be a whole number from " + min + " to " + max + ", not '" + value + "'");
   }
 
-  private static List<String> frameworks(String value) {
+  private static List<String> names(String name, String value) {
     List<String> names = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).distinct()
         .toList();
     if (names.isEmpty()) {
-      throw CommandFailure.usage("--frameworks needs at least one name");
+      throw CommandFailure.usage(name + " needs at least one name");
     }
     return names;
+  }
+
+  private static List<String> checked(String name, List<String> values, Pattern pattern) {
+    values.forEach(value -> checked(name, value, pattern));
+    return values;
+  }
+
+  private static String checked(String name, String value, Pattern pattern) {
+    if (!pattern.matcher(value).matches()) {
+      throw CommandFailure.usage(name + ": '" + value + "' is not a valid name (lower-case letters, digits and "
+          + (pattern == SUBDOMAIN ? "'-' or '.'" : "'-'") + ")");
+    }
+    return value;
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.operator.OperatorOptions.Command;
 import dev.stint.operator.demo.EmbeddedApiServer;
 import dev.stint.operator.testkind.SleepFramework;
 import dev.stint.operator.testkind.SleepJob;
@@ -33,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ClusterRunTest {
   private static final FrameworkRegistry REGISTRY = FrameworkRegistry.of(new SleepFramework());
-  private static final OperatorOptions OPTIONS = new OperatorOptions(Command.RUN, List.of(), 2, 0,
-      OperatorOptions.DEFAULT_DEMO_TIMEOUT, null, null, false, null, null);
+  /** The mock server has no SelfSubjectRulesReview, which JOSDK's leader election asks first: off here. */
+  private static final OperatorOptions OPTIONS = options("--health-port=0", "--metrics-port=0");
 
   @TempDir Path tmp;
   private EmbeddedApiServer server;
@@ -65,33 +64,63 @@ class ClusterRunTest {
 
   @Test
   void withoutTheCrdRunRefusesToStart() {
-    assertThatThrownBy(() -> new ClusterRun(REGISTRY, OPTIONS).start()).isInstanceOf(CommandFailure.class)
+    assertThatThrownBy(() -> new ClusterRun(REGISTRY, OPTIONS, Map.of()).start()).isInstanceOf(CommandFailure.class)
         .hasMessageContaining("CRD sleepjobs.test.stint.dev is not installed");
   }
 
   @Test
-  void withTheCrdRunReconcilesJobsAndServesHealthz() throws Exception {
+  void withTheCrdRunReconcilesJobsAndServesItsEndpoints() throws Exception {
     client.apiextensions().v1().customResourceDefinitions().resource(SleepFramework.crd()).create();
-    OperatorOptions withHealth = new OperatorOptions(Command.RUN, List.of(), 2, freePort(),
-        OperatorOptions.DEFAULT_DEMO_TIMEOUT, null, null, false, null, null);
+    OperatorOptions options = options("--health-port=" + freePort(), "--metrics-port=" + freePort());
 
-    try (ClusterRun.Running running = new ClusterRun(REGISTRY, withHealth).start()) {
+    try (ClusterRun.Running running = new ClusterRun(REGISTRY, options, Map.of()).start()) {
       SleepJob job = SleepJobs.job("remote", 2, "Never", Map.of());
       client.resources(SleepJob.class).inNamespace("default").resource(job).create();
 
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(client.pods().inNamespace("default")
+      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.pods().inNamespace("default")
           .withLabel("training.kubeflow.org/job-name", "remote").list().getItems()).hasSize(2));
-      HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-          URI.create("http://127.0.0.1:" + running.healthPort() + "/healthz")).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertThat(health.statusCode()).isEqualTo(200);
+      assertThat(get(running.healthPort(), "/healthz").statusCode()).isEqualTo(200);
+      HttpResponse<String> ready = get(running.healthPort(), "/readyz");
+      assertThat(ready.statusCode()).isEqualTo(200);
+      assertThat(ready.body()).isEqualTo("ready: leader election off\n");
+      HttpResponse<String> metrics = get(running.metricsPort(), "/metrics");
+      assertThat(metrics.statusCode()).isEqualTo(200);
       // the run's client counts its requests: the two pods it created
-      HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-          URI.create("http://127.0.0.1:" + running.healthPort() + "/metrics")).build(),
-          HttpResponse.BodyHandlers.ofString());
       assertThat(dev.stint.core.testing.PrometheusText.parse(metrics.body()).value("stint_kube_api_requests_total",
           "verb", "create", "resource", "pods", "code", "201")).isEqualTo(2);
+      assertThat(get(running.metricsPort(), "/readyz").statusCode()).isEqualTo(404);
     }
+  }
+
+  @Test
+  void withNamespacesAJobOutsideThemIsLeftAlone() throws Exception {
+    client.apiextensions().v1().customResourceDefinitions().resource(SleepFramework.crd()).create();
+
+    try (ClusterRun.Running running = new ClusterRun(REGISTRY, options("--health-port=0", "--metrics-port=0",
+        "--namespaces=watched"), Map.of()).start()) {
+      // the outsider first: when the watched job's pods exist, the outsider had every chance to get its own
+      client.resources(SleepJob.class).inNamespace("elsewhere").resource(SleepJobs.job("outsider", 1, "Never",
+          Map.of())).create();
+      client.resources(SleepJob.class).inNamespace("watched").resource(SleepJobs.job("insider", 1, "Never",
+          Map.of())).create();
+
+      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.pods().inNamespace("watched")
+          .withLabel("training.kubeflow.org/job-name", "insider").list().getItems()).hasSize(1));
+      assertThat(client.pods().inAnyNamespace().withLabel("training.kubeflow.org/job-name", "outsider").list()
+          .getItems()).isEmpty();
+    }
+  }
+
+  private static OperatorOptions options(String... flags) {
+    List<String> args = new java.util.ArrayList<>(List.of("run", "--reconcile-threads=2", "--plugins-dir=",
+        "--leader-election=false"));
+    args.addAll(List.of(flags));
+    return OperatorOptions.parse(args, true);
+  }
+
+  private static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static int freePort() throws IOException {

@@ -130,7 +130,7 @@ class MainTest {
   }
 
   private int run(String... args) {
-    return Main.run(List.of(args), false, new PrintStream(out, true, StandardCharsets.UTF_8),
+    return Main.run(List.of(args), false, java.util.Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 

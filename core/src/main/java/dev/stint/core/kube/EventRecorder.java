@@ -167,8 +167,9 @@ public final class EventRecorder implements AutoCloseable {
         count(SENT, "Events the API server accepted", event.getInvolvedObject().getKind());
       } catch (KubernetesClientException e) {
         count(FAILED, "Events the API server refused or could not be sent", event.getInvolvedObject().getKind());
-        LOG.warn("Could not record event {} on {}: {}", event.getReason(), event.getInvolvedObject().getName(),
-            e.getMessage());
+        // the server's words only: fabric8's message repeats the whole Status, 600 characters for one refusal
+        LOG.warn("Could not record event {} on {}/{}: {}", event.getReason(), event.getInvolvedObject().getNamespace(),
+            event.getInvolvedObject().getName(), ApiRefusal.of(e).message());
       } catch (RuntimeException e) {
         count(FAILED, "Events the API server refused or could not be sent", event.getInvolvedObject().getKind());
         LOG.warn("Could not record event {} on {}", event.getReason(), event.getInvolvedObject().getName(), e);

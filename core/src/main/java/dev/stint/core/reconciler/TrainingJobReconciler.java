@@ -40,7 +40,6 @@ import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * The JOSDK entry point for one kind: observe (children from the informer caches), decide ({@link JobDecider}, pure),
@@ -135,9 +134,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   @Override
   public UpdateControl<J> reconcile(J cached, Context<J> context) {
     J job = statusWriter.freshest(cached);
-    MDC.put("stint.framework", name);
-    MDC.put("stint.job", job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
-    try {
+    try (JobLogContext logContext = JobLogContext.of(kind, job)) {
       Instant decidedAt = clock.instant();
       Observed observed = observe(job, context);
       Decision decision;
@@ -149,8 +146,6 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       return actOrFail(job, decision, observed, decidedAt);
     } finally {
       forgetIfGone(job, context);
-      MDC.remove("stint.framework");
-      MDC.remove("stint.job");
     }
   }
 

@@ -1,0 +1,75 @@
+package dev.stint.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LeadershipTest {
+  private final List<Integer> exits = new CopyOnWriteArrayList<>();
+  private final Leadership leadership = new Leadership("stint-0", exits::add);
+  private final LeaderElectionConfiguration config = leadership.configuration("stint-system", "stint");
+  private final LeaderCallbacks callbacks = config.getLeaderCallbacks().orElseThrow();
+
+  @Test
+  void theConfigurationIsJosdksWithThisIdentityAndNoExitOfItsOwn() {
+    assertThat(config.getLeaseName()).isEqualTo("stint");
+    assertThat(config.getLeaseNamespace()).hasValue("stint-system");
+    assertThat(config.getIdentity()).hasValue("stint-0");
+    assertThat(config.getLeaseDuration()).isEqualTo(LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE);
+    assertThat(config.isExitOnStopLeading()).isFalse();
+  }
+
+  @Test
+  void losingTheLeaseWhileLeadingExitsWithOne() {
+    callbacks.onNewLeader("stint-0");
+    callbacks.onStartLeading();
+    assertThat(leadership.leading()).isTrue();
+
+    callbacks.onNewLeader("stint-1");
+    callbacks.onStopLeading();
+
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(exits).containsExactly(1));
+    assertThat(leadership.leading()).isFalse();
+    assertThat(leadership.holder()).isEqualTo("stint-1");
+  }
+
+  @Test
+  void releasingTheLeaseOnTheWayOutDoesNotExit() {
+    callbacks.onStartLeading();
+    leadership.stopping();
+    callbacks.onStopLeading();
+
+    assertThat(leadership.leading()).isFalse();
+    assertThat(exits).isEmpty(); // the decision is taken before any exit thread is started
+  }
+
+  @Test
+  void theLeaseNamespaceComesFromTheOptionThePodTheServiceAccountTheKubeconfig(@TempDir Path tmp)
+      throws Exception {
+    Path file = Files.writeString(tmp.resolve("namespace"), "from-file\n");
+    Path none = tmp.resolve("none");
+    assertThat(LeaseLocation.namespace("opt", Map.of("POD_NAMESPACE", "pod"), file, "kube")).isEqualTo("opt");
+    assertThat(LeaseLocation.namespace(null, Map.of("POD_NAMESPACE", "pod"), file, "kube")).isEqualTo("pod");
+    assertThat(LeaseLocation.namespace(null, Map.of(), file, "kube")).isEqualTo("from-file");
+    assertThat(LeaseLocation.namespace(null, Map.of(), none, "kube")).isEqualTo("kube");
+    assertThat(LeaseLocation.namespace(null, Map.of(), none, null)).isEqualTo("default");
+  }
+
+  @Test
+  void theIdentityIsThePodsNameElseTheHostsWithASuffix() {
+    assertThat(LeaseLocation.identity(Map.of("POD_NAME", "stint-7d9f-abcde"))).isEqualTo("stint-7d9f-abcde");
+    String one = LeaseLocation.identity(Map.of());
+    String two = LeaseLocation.identity(Map.of());
+    assertThat(one).isNotEqualTo(two).matches(".+-[0-9a-f]{8}");
+  }
+}
