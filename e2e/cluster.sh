@@ -24,6 +24,9 @@
 #   KUBECTL               kubectl to use (default: the one testbin.sh built if STINT_TESTBIN_KUBECTL=1, else PATH)
 # The admin kubeconfig (user "admin", group system:masters, RSA client cert, data inlined) is
 # $STINT_CLUSTER_DIR/kubeconfig.
+# The API server enforces OwnerReferencesPermissionEnforcement (as OpenShift does: setting blockOwnerDeletion needs
+# update on the owner's finalizers) and writes $STINT_CLUSTER_DIR/logs/audit.log: the requests of the ServiceAccount
+# stint-system/stint only, at level Metadata (user, verb, resource, namespace, response code).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$HERE/versions.sh"
@@ -148,6 +151,20 @@ EOF
   chmod 600 "$KCFG.tmp"; mv "$KCFG.tmp" "$KCFG"
 }
 
+# The audit log records what deploy/'s ServiceAccount does, and nothing else (every other client is a test or a
+# control-plane component acting as system:masters): RbacIT reads it to prove each RBAC rule used and none refused.
+write_audit_policy() {
+  cat > "$DIR/audit-policy.yaml" <<EOF
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+  users: ["system:serviceaccount:stint-system:stint"]
+- level: None
+EOF
+}
+
 # kube-apiserver on the ports of ports.env (sourced by the caller), with the PKI and etcd of this cluster
 start_apiserver() {
   # shellcheck disable=SC2086
@@ -160,6 +177,8 @@ start_apiserver() {
     --service-account-issuer="https://127.0.0.1:$APISERVER_PORT" \
     --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
     --disable-admission-plugins=TaintNodesByCondition --endpoint-reconciler-type=none \
+    --enable-admission-plugins=OwnerReferencesPermissionEnforcement \
+    --audit-policy-file="$DIR/audit-policy.yaml" --audit-log-path="$LOGS/audit.log" --audit-log-maxbackup=1 \
     ${STINT_APISERVER_EXTRA_ARGS:-}
 }
 
@@ -239,6 +258,7 @@ cmd_up() {
   printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPISERVER_PORT=%s\nKCM_PORT=%s\nSCHEDULER_PORT=%s\nKWOK_PORT=%s\n' \
     "$ETCD_PORT" "$ETCD_PEER_PORT" "$APISERVER_PORT" "$KCM_PORT" "$SCHEDULER_PORT" "$KWOK_PORT" > "$DIR/ports.env"
   write_kubeconfig
+  write_audit_policy
 
   # etcd on tmpfs when there is one, without fsync: test data only
   local etcd_data

@@ -85,6 +85,25 @@ final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts a command given whole (the launcher and every argument), with exactly this environment (nothing of the
+   * test's own) in {@code workDir}: the operator as a Deployment's container runs it ({@link DeployedOperator}).
+   */
+  static OperatorProcess startCommand(List<String> command, java.util.Map<String, String> env, Path workDir) {
+    Path log = LocalCluster.ROOT.resolve("e2e/target/operator-" + next() + ".log");
+    try {
+      Files.createDirectories(log.getParent());
+      ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
+          .redirectOutput(log.toFile());
+      pb.environment().clear();
+      pb.environment().putAll(env);
+      long t0 = System.nanoTime();
+      return new OperatorProcess(pb.start(), log, t0);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static synchronized int next() {
     return ++started;
   }

@@ -2,6 +2,7 @@ package dev.stint.operator;
 
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.spi.TrainingFramework;
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks made before the operator starts, so that a wrong setup ends with one clear message instead of informers
- * retrying forever: the API server answers, and the CRD of every framework is installed.
+ * retrying forever: the API server answers, and it serves the kind of every framework (its CRD is installed).
  */
 public final class ClusterPreflight {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterPreflight.class);
@@ -27,9 +28,9 @@ public final class ClusterPreflight {
     String version = serverVersion(client);
     List<String> missing = new ArrayList<>();
     for (TrainingFramework<?> framework : registry.all()) {
-      String crd = HasMetadata.getFullResourceName(framework.jobType());
-      if (!crdInstalled(client, crd)) {
-        missing.add("CRD " + crd + " is not installed: kubectl apply --server-side -f crds/");
+      if (!served(client, framework.jobType())) {
+        missing.add("CRD " + HasMetadata.getFullResourceName(framework.jobType())
+            + " is not installed: kubectl apply --server-side -f crds/");
       }
     }
     if (!missing.isEmpty()) {
@@ -48,12 +49,23 @@ public final class ClusterPreflight {
     }
   }
 
-  private static boolean crdInstalled(KubernetesClient client, String name) {
+  /**
+   * Whether the API server serves the kind, asked through discovery ({@code GET /apis/<group>/<version>}), which
+   * every authenticated client may read: reading the CRD itself would need a cluster-wide grant on
+   * customresourcedefinitions, which a namespaced install should not have.
+   */
+  private static boolean served(KubernetesClient client, Class<? extends HasMetadata> type) {
+    String groupVersion = HasMetadata.getApiVersion(type);
+    String plural = HasMetadata.getPlural(type);
     try {
-      return client.apiextensions().v1().customResourceDefinitions().withName(name).get() != null;
+      APIResourceList resources = client.getApiResources(groupVersion);
+      return resources != null && resources.getResources().stream().anyMatch(r -> plural.equals(r.getName()));
     } catch (KubernetesClientException e) {
-      throw new CommandFailure("cannot read CRD " + name + " (HTTP " + e.getCode() + "): " + describeCauses(e)
-          + (e.getCode() == 403 ? "\nthe operator's service account needs get on customresourcedefinitions" : ""));
+      if (e.getCode() == 404) {
+        return false; // no CRD of the group serves this version
+      }
+      throw new CommandFailure("cannot read the API server's resources of " + groupVersion + " (HTTP " + e.getCode()
+          + "): " + describeCauses(e));
     }
   }
 

@@ -1,0 +1,104 @@
+package dev.stint.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every variant of deploy/ builds with kubectl's kustomize and passes the real API server's validation
+ * ({@code --dry-run=server}) without a warning, and grants what its comment promises. RbacIT runs the operator with
+ * deploy/, the plugins overlay and the namespaced one.
+ */
+class DeployVariantsIT {
+  static KubernetesClient client;
+
+  @BeforeAll
+  static void setUp() {
+    client = LocalCluster.client();
+    LocalCluster.installCrds();
+    for (String ns : List.of("stint-system", "team-a", "team-b")) { // the namespaced overlay's examples
+      if (client.namespaces().withName(ns).get() == null) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+            .create();
+      }
+    }
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"deploy", "deploy/overlays/namespaced", "deploy/overlays/plugins",
+      "deploy/overlays/without-mpi"})
+  void appliesWithoutWarnings(String dir) {
+    Kubectl.Result result = Kubectl.run("apply", "--server-side", "--dry-run=server", "-k",
+        LocalCluster.ROOT.resolve(dir).toString());
+
+    assertThat(result.exitCode()).as("%s: %s", dir, result.stderr()).isZero();
+    assertThat(result.stderr()).isEmpty();
+    assertThat(result.stdout()).contains("deployment.apps/stint serverside-applied (server dry run)");
+  }
+
+  @Test
+  void withoutMpiServesNoMpiAndGrantsNothingOnSecretsOrConfigMaps() {
+    List<HasMetadata> objects = DeployedOperator.build(client, "deploy/overlays/without-mpi");
+
+    assertThat(args(objects)).contains("--frameworks=pytorch,tensorflow");
+    assertThat(resources(objects)).doesNotContain("secrets", "configmaps", "mpijobs", "mpijobs/status",
+        "mpijobs/finalizers").contains("pytorchjobs", "tfjobs/finalizers", "pods");
+    assertThat(resources(DeployedOperator.build(client, "deploy"))).contains("secrets", "configmaps", "mpijobs");
+  }
+
+  @Test
+  void theGangSchedulingComponentAddsPodGroupsToDeploy() throws IOException {
+    Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), "gang-");
+    Files.writeString(dir.resolve("kustomization.yaml"), """
+        apiVersion: kustomize.config.k8s.io/v1beta1
+        kind: Kustomization
+        resources: [%s]
+        components: [%s]
+        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
+        dir.relativize(LocalCluster.ROOT.resolve("deploy/components/gang-scheduling"))));
+
+    List<PolicyRule> rules = clusterRole(DeployedOperator.build(client, LocalCluster.ROOT.relativize(dir).toString()))
+        .getRules();
+
+    assertThat(rules).anySatisfy(r -> {
+      assertThat(r.getApiGroups()).containsExactly("scheduling.volcano.sh", "scheduling.x-k8s.io");
+      assertThat(r.getResources()).containsExactly("podgroups");
+    });
+    assertThat(rules).anySatisfy(r -> assertThat(r.getResources()).contains("secrets")); // deploy/'s, kept
+  }
+
+  private static List<String> args(List<HasMetadata> objects) {
+    return objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast).findFirst().orElseThrow()
+        .getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+  }
+
+  private static ClusterRole clusterRole(List<HasMetadata> objects) {
+    return objects.stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast).findFirst()
+        .orElseThrow();
+  }
+
+  private static List<String> resources(List<HasMetadata> objects) {
+    return clusterRole(objects).getRules().stream().flatMap(r -> r.getResources().stream()).toList();
+  }
+}
