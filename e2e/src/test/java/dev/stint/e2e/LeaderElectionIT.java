@@ -55,9 +55,11 @@ class LeaderElectionIT {
     Pair pair = startPair("kill");
     apply("first");
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("first")).hasSize(2));
-    assertThat(pair.leader.log()).contains(ns + "/first");
-    assertThat(pair.standby.log()).doesNotContain("first")
-        .contains("Waiting for leadership (held by " + pair.leaderName + ")");
+    // the pods can be seen before the leader's line about them is written
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pair.leader.log()).contains(ns + "/first"));
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pair.standby.log())
+        .contains("Waiting for leadership (held by " + pair.leaderName + ")"));
+    assertThat(pair.standby.log()).doesNotContain("first");
 
     pair.leader.kill();
 
@@ -66,7 +68,8 @@ class LeaderElectionIT {
         .contains("Became leader (" + pair.standbyName + ")"));
     apply("second");
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("second")).hasSize(2));
-    assertThat(pair.standby.log()).contains(ns + "/second");
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pair.standby.log())
+        .contains(ns + "/second"));
   }
 
   @Test
