@@ -24,8 +24,8 @@ import java.util.Map;
  * {@code lib/stint-operator.jar}, {@code plugins/}, the Dockerfile's {@code STINT_JAR}) with the identity of the
  * ServiceAccount (a token) instead of the pod's mounted one.
  *
- * <p>Two arguments differ from the Deployment's: the health and metrics ports are 0 (off), since fixed ports are shared
- * by every process on a test machine, and a pod has its own network.
+ * <p>Two arguments differ from the Deployment's: the health port is 0 (off) and the metrics port is 0 or a free one the
+ * test chose, since fixed ports are shared by every process on a test machine, and a pod has its own network.
  */
 final class DeployedOperator {
   static final String IMAGE_HOME = "/opt/stint";
@@ -52,13 +52,19 @@ final class DeployedOperator {
    * given plugin jars.
    */
   static OperatorProcess start(List<HasMetadata> objects, Path kubeconfig, String podName, Path... plugins) {
+    return start(objects, kubeconfig, podName, 0, plugins);
+  }
+
+  /** As {@link #start(List, Path, String, Path...)}, serving {@code /metrics} on {@code metricsPort} (0: off). */
+  static OperatorProcess start(List<HasMetadata> objects, Path kubeconfig, String podName, int metricsPort,
+                               Path... plugins) {
     Deployment deployment = objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
         .findFirst().orElseThrow();
     Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
     Path home = imageLayout(plugins);
     List<String> command = new ArrayList<>();
     container.getCommand().forEach(word -> command.add(inLayout(word, home)));
-    container.getArgs().forEach(word -> command.add(withoutFixedPort(inLayout(word, home))));
+    container.getArgs().forEach(word -> command.add(withPort(inLayout(word, home), metricsPort)));
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", System.getenv("PATH"));
     env.put("HOME", home.toString());
@@ -87,9 +93,11 @@ final class DeployedOperator {
     return word.replace(IMAGE_HOME, home.toString());
   }
 
-  private static String withoutFixedPort(String arg) {
-    return arg.startsWith("--health-port=") || arg.startsWith("--metrics-port=")
-        ? arg.substring(0, arg.indexOf('=') + 1) + "0" : arg;
+  private static String withPort(String arg, int metricsPort) {
+    if (arg.startsWith("--metrics-port=")) {
+      return "--metrics-port=" + metricsPort;
+    }
+    return arg.startsWith("--health-port=") ? "--health-port=0" : arg;
   }
 
   /** The value of an {@code ENV NAME=value} line of the root Dockerfile. */

@@ -81,11 +81,14 @@ class RbacIT {
     }
     freshLease();
     AuditLog audit = AuditLog.fromNow();
-    try (OperatorProcess operator = DeployedOperator.start(plugins, operatorKubeconfig, "stint-rbac-0",
+    int metricsPort = DeployedMetrics.freePort();
+    try (OperatorProcess operator = DeployedOperator.start(plugins, operatorKubeconfig, "stint-rbac-0", metricsPort,
         JaxPluginJar.build())) {
       operator.awaitStarted(WAIT);
       new KindLives(client, namespaces, WAIT, audit).run();
       assertThat(operator.alive()).as("the operator is up after the lives; %s", operator.logFile()).isTrue();
+      DeployedMetrics.assertShowLives(DeployedMetrics.scrape(metricsPort),
+          List.of("PyTorchJob", "TFJob", "MPIJob", "JAXJob"));
     } catch (RuntimeException | AssertionError e) {
       assertNoneRefused(audit.operatorRequests()); // a missing rule, named, rather than the wait it made fail
       throw e;
