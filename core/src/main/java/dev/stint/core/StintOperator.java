@@ -2,8 +2,10 @@ package dev.stint.core;
 
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
+import dev.stint.core.kube.DeafWatchCheck;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
+import dev.stint.core.kube.WatchedCache;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.reconciler.TrainingJobReconciler;
@@ -13,12 +15,16 @@ import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RegisteredController;
 import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.javaoperatorsdk.operator.api.config.Cloner;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.ResolvedControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
+import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,15 +47,21 @@ public final class StintOperator implements AutoCloseable {
   private final EventRecorder events;
   private final List<TrainingJobReconciler<?>> reconcilers;
   private final JobLifecycleMetrics lifecycle;
+  private final WatchCheckSettings watchCheck;
+  private final List<RegisteredController<?>> controllers;
+  private DeafWatchCheck deafWatchCheck;
 
   private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events,
-                        List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle) {
+                        List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle, WatchCheckSettings watchCheck,
+                        List<RegisteredController<?>> controllers) {
     this.operator = operator;
     this.metrics = metrics;
     this.applier = applier;
     this.events = events;
     this.reconcilers = reconcilers;
     this.lifecycle = lifecycle;
+    this.watchCheck = watchCheck;
+    this.controllers = controllers;
   }
 
   /**
@@ -77,12 +89,48 @@ public final class StintOperator implements AutoCloseable {
     return new Builder(client, registry);
   }
 
+  /** Starts the controllers and, unless turned off, the {@link DeafWatchCheck} of their informers. */
   public void start() {
     operator.start();
+    if (!watchCheck.period().isZero()) {
+      Duration period = watchCheck.period();
+      deafWatchCheck = new DeafWatchCheck(watchedCaches(), period, period.dividedBy(2), this::deafWatch);
+      deafWatchCheck.start();
+    }
+  }
+
+  /**
+   * Like an informer that stopped: exits the process (production), for the Deployment to start it again with new
+   * watches. fabric8 gives no way to restart one informer's watch, and a deaf informer is not seen as unhealthy.
+   */
+  private void deafWatch(String evidence) {
+    LOG.error("Watch lost: {}", evidence);
+    if (watchCheck.exitWhenDeaf()) {
+      LOG.error("Exiting, to be started again with new watches");
+      System.exit(1);
+    }
+  }
+
+  /** Every informer of every controller: the job kind's own and its children's (JOSDK's {@code Controller}). */
+  private List<WatchedCache> watchedCaches() {
+    List<WatchedCache> caches = new ArrayList<>();
+    for (RegisteredController<?> registered : controllers) {
+      if (registered instanceof Controller<?> controller) {
+        for (EventSource<?, ?> source : controller.getEventSourceManager().allEventSources()) {
+          if (source instanceof ManagedInformerEventSource<?, ?, ?> informer) {
+            caches.add(WatchedCache.of(informer, controller.getConfiguration(), watchCheck.client()));
+          }
+        }
+      }
+    }
+    return caches;
   }
 
   /** Stops the controllers, then sends the events still queued (for up to two seconds). */
   public void stop() {
+    if (deafWatchCheck != null) {
+      deafWatchCheck.close();
+    }
     operator.stop();
     events.close();
     applier.close();
@@ -102,6 +150,9 @@ public final class StintOperator implements AutoCloseable {
   public void close() {
     stop();
   }
+
+  /** What {@link #start()} needs for the {@link DeafWatchCheck}. */
+  private record WatchCheckSettings(KubernetesClient client, Duration period, boolean exitWhenDeaf) { }
 
   /** Hands the reconciler the cached resource itself: the engine treats it as read-only. */
   private static final class SharedResourceCloner implements Cloner {
@@ -124,6 +175,7 @@ public final class StintOperator implements AutoCloseable {
     private StintMetrics metrics;
     private Set<String> namespaces = Set.of();
     private LeaderElectionConfiguration leaderElection;
+    private Duration watchCheckPeriod = Duration.ofSeconds(30);
 
     private Builder(KubernetesClient client, FrameworkRegistry registry) {
       this.client = client;
@@ -153,6 +205,13 @@ public final class StintOperator implements AutoCloseable {
 
     /** Exit the process when an informer fails (production); tests turn this off to see the error instead. */
     public Builder stopOnInformerError(boolean stop) { this.stopOnInformerError = stop; return this; }
+
+    /**
+     * How often the {@link DeafWatchCheck} compares every informer's cache with the API server (a difference is looked
+     * at again half a period later); a deaf informer is handled as one that failed ({@link #stopOnInformerError}).
+     * {@link Duration#ZERO}: never.
+     */
+    public Builder watchCheckPeriod(Duration period) { this.watchCheckPeriod = period; return this; }
 
     /**
      * Where to record metrics: those the caller created before the client, to count the client's requests too
@@ -189,20 +248,23 @@ public final class StintOperator implements AutoCloseable {
       EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry());
       JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, clock);
       List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
+      List<RegisteredController<?>> controllers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {
-        reconcilers.add(register(operator, framework, applier, events, lifecycle));
+        reconcilers.add(register(operator, framework, applier, events, lifecycle, controllers));
       }
-      return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle);
+      return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle,
+          new WatchCheckSettings(client, watchCheckPeriod, stopOnInformerError), List.copyOf(controllers));
     }
 
     private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Operator operator, TrainingFramework<J> framework,
                                                      ActionApplier applier, EventRecorder events,
-                                                     JobLifecycleMetrics lifecycle) {
+                                                     JobLifecycleMetrics lifecycle,
+                                                     List<RegisteredController<?>> controllers) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
           new EngineSettings(gangScheduler), lifecycle);
-      operator.register(reconciler, configuration(operator, reconciler, framework, namespaces));
+      controllers.add(operator.register(reconciler, configuration(operator, reconciler, framework, namespaces)));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));
       return reconciler;

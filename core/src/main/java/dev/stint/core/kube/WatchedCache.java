@@ -1,0 +1,92 @@
+package dev.stint.core.kube;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptions;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * One informer as {@link DeafWatchCheck} compares it: what its cache holds and what the API server holds for the same
+ * query (kind, namespaces, label selector), each as object key ({@code namespace/name}) to resource version.
+ *
+ * @param name the informer's controller and event source, for the log
+ * @param apiServer lists the objects from the API server
+ * @param cache reads the informer's cache (never the event source's cache of its own recent writes)
+ */
+public record WatchedCache(String name, Supplier<Map<String, String>> apiServer,
+                           Supplier<Map<String, String>> cache) {
+
+  /** The informer of one JOSDK event source of {@code controller}. */
+  public static <R extends HasMetadata> WatchedCache of(ManagedInformerEventSource<R, ?, ?> source,
+                                                         ControllerConfiguration<?> controller,
+                                                         KubernetesClient client) {
+    InformerConfiguration<R> informer = source.configuration().getInformerConfig();
+    Set<String> namespaces = informer.getEffectiveNamespaces(controller);
+    // from the API server's watch cache, as an informer's first list: cheap for it, and fresh within milliseconds
+    ListOptions options = new ListOptionsBuilder().withResourceVersion("0")
+        .withLabelSelector(informer.getLabelSelector()).build();
+    Lister lister = lister(source, informer, client, options);
+    Supplier<Map<String, String>> apiServer = () -> {
+      Map<String, String> versions = new HashMap<>();
+      if (InformerConfiguration.allNamespacesWatched(namespaces)) {
+        versions(lister.list(null), versions);
+      } else {
+        for (String namespace : namespaces) {
+          versions(lister.list(namespace), versions);
+        }
+      }
+      return versions;
+    };
+    Supplier<Map<String, String>> cache = () -> {
+      Map<String, String> versions = new HashMap<>();
+      versions(source.list(r -> true).toList(), versions);
+      return versions;
+    };
+    return new WatchedCache(controller.getName() + "/" + source.name(), apiServer, cache);
+  }
+
+  /** Lists one namespace, or every namespace when given null. */
+  private interface Lister {
+    List<? extends HasMetadata> list(String namespace);
+  }
+
+  private static Lister lister(ManagedInformerEventSource<?, ?, ?> source, InformerConfiguration<?> informer,
+                               KubernetesClient client, ListOptions options) {
+    if (informer.getResourceClass() == GenericKubernetesResource.class
+        && source.configuration() instanceof InformerEventSourceConfiguration<?> config
+        && config.getGroupVersionKind().isPresent()) {
+      GroupVersionKind gvk = config.getGroupVersionKind().get();
+      var resources = client.genericKubernetesResources(gvk.apiVersion(), gvk.getKind());
+      return namespace -> (namespace == null ? resources.inAnyNamespace().list(options)
+          : resources.inNamespace(namespace).list(options)).getItems();
+    }
+    return typedLister(client.resources(informer.getResourceClass()), options);
+  }
+
+  private static <R extends HasMetadata> Lister typedLister(
+      MixedOperation<R, ? extends KubernetesResourceList<R>, ? extends Resource<R>> resources, ListOptions options) {
+    return namespace -> (namespace == null ? resources.inAnyNamespace().list(options)
+        : resources.inNamespace(namespace).list(options)).getItems();
+  }
+
+  private static void versions(List<? extends HasMetadata> items, Map<String, String> into) {
+    for (HasMetadata item : items) {
+      into.put(item.getMetadata().getNamespace() + "/" + item.getMetadata().getName(),
+          item.getMetadata().getResourceVersion());
+    }
+  }
+}
