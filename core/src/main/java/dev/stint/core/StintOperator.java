@@ -52,8 +52,8 @@ public final class StintOperator implements AutoCloseable {
   private DeafWatchCheck deafWatchCheck;
 
   private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events,
-                        List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle, WatchCheckSettings watchCheck,
-                        List<RegisteredController<?>> controllers) {
+                        List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle,
+                        WatchCheckSettings watchCheck, List<RegisteredController<?>> controllers) {
     this.operator = operator;
     this.metrics = metrics;
     this.applier = applier;
@@ -111,7 +111,10 @@ public final class StintOperator implements AutoCloseable {
     }
   }
 
-  /** Every informer of every controller: the job kind's own and its children's (JOSDK's {@code Controller}). */
+  /**
+   * Every informer of every controller: the job kind's own and its children's. JOSDK's {@code RegisteredController}
+   * is its {@code Controller}, which holds the event sources.
+   */
   private List<WatchedCache> watchedCaches() {
     List<WatchedCache> caches = new ArrayList<>();
     for (RegisteredController<?> registered : controllers) {
