@@ -43,10 +43,10 @@ public record WatchedCache(String name, Supplier<Map<String, String>> apiServer,
     Supplier<Map<String, String>> apiServer = () -> {
       Map<String, String> versions = new HashMap<>();
       if (InformerConfiguration.allNamespacesWatched(namespaces)) {
-        versions(lister.list(null), versions);
+        versions.putAll(lister.list(null));
       } else {
         for (String namespace : namespaces) {
-          versions(lister.list(namespace), versions);
+          versions.putAll(lister.list(namespace));
         }
       }
       return versions;
@@ -59,9 +59,9 @@ public record WatchedCache(String name, Supplier<Map<String, String>> apiServer,
     return new WatchedCache(controller.getName() + "/" + source.name(), apiServer, cache);
   }
 
-  /** Lists one namespace, or every namespace when given null. */
+  /** Lists one namespace, or every namespace when given null, as object key to resource version. */
   private interface Lister {
-    List<? extends HasMetadata> list(String namespace);
+    Map<String, String> list(String namespace);
   }
 
   private static Lister lister(ManagedInformerEventSource<?, ?, ?> source, InformerConfiguration<?> informer,
@@ -71,16 +71,18 @@ public record WatchedCache(String name, Supplier<Map<String, String>> apiServer,
         && config.getGroupVersionKind().isPresent()) {
       GroupVersionKind gvk = config.getGroupVersionKind().get();
       var resources = client.genericKubernetesResources(gvk.apiVersion(), gvk.getKind());
-      return namespace -> (namespace == null ? resources.inAnyNamespace().list(options)
-          : resources.inNamespace(namespace).list(options)).getItems();
+      return namespace -> keys(namespace == null ? resources.inAnyNamespace().list(options).getItems()
+          : resources.inNamespace(namespace).list(options).getItems());
     }
-    return typedLister(client.resources(informer.getResourceClass()), options);
+    Class<? extends HasMetadata> resource = informer.getResourceClass();
+    return new MetadataLister(client, HasMetadata.getGroup(resource), HasMetadata.getVersion(resource),
+        HasMetadata.getPlural(resource), informer.getLabelSelector())::list;
   }
 
-  private static <R extends HasMetadata> Lister typedLister(
-      MixedOperation<R, ? extends KubernetesResourceList<R>, ? extends Resource<R>> resources, ListOptions options) {
-    return namespace -> (namespace == null ? resources.inAnyNamespace().list(options)
-        : resources.inNamespace(namespace).list(options)).getItems();
+  private static Map<String, String> keys(List<? extends HasMetadata> items) {
+    Map<String, String> versions = new HashMap<>();
+    versions(items, versions);
+    return versions;
   }
 
   private static void versions(List<? extends HasMetadata> items, Map<String, String> into) {
