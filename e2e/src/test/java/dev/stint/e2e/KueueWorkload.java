@@ -87,6 +87,12 @@ record KueueWorkload(GenericKubernetesResource resource) {
     return active == null || active;
   }
 
+  /** {@code status.requeueState.count}: how often Kueue requeued it after a pods-ready timeout; 0 when absent. */
+  int requeueCount() {
+    Number count = resource.get("status", "requeueState", "count");
+    return count == null ? 0 : count.intValue();
+  }
+
   /** {@code spec.priority}, or null. */
   Integer priority() {
     Number priority = resource.get("spec", "priority");

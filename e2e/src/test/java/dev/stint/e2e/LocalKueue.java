@@ -204,10 +204,19 @@ final class LocalKueue implements AutoCloseable {
 
   /** Marks a hand-made Workload Finished (Succeeded), which frees its quota, and removes its finalizer. */
   void finish(String name) {
-    PatchContext apply = new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
-        .withFieldManager(MANAGER).withForce(true).build();
-    workloads().withName(name).subresource("status").patch(apply, WorkloadRelease.finishedApply(ns, name));
+    applyStatus(name, MANAGER + "-finished", WorkloadRelease.finishedApply(ns, name));
     removeFinalizers(workloads().withName(name));
+  }
+
+  /** Sets PodsReady=True (Started) on a hand-made Workload, as a job's controller does once its pods run. */
+  void markPodsReady(String name) {
+    applyStatus(name, MANAGER + "-podsready", WorkloadRelease.podsReadyApply(ns, name));
+  }
+
+  private void applyStatus(String name, String fieldManager, String body) {
+    PatchContext apply = new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
+        .withFieldManager(fieldManager).withForce(true).build();
+    workloads().withName(name).subresource("status").patch(apply, body);
   }
 
   /** Removes the finalizers of the test's Workloads, then deletes the LocalQueue and the ClusterQueue. */

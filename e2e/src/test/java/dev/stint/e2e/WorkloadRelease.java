@@ -44,11 +44,23 @@ final class WorkloadRelease {
     return JSON.asJson(Map.of("metadata", Map.of("resourceVersion", workload.resourceVersion()), "status", status));
   }
 
-  /** A server-side apply body of {@code Finished=True (Succeeded)}, the only condition the applier owns. */
+  /**
+   * A server-side apply body of {@code Finished=True (Succeeded)}. Apply it with a field manager of its own: a manager
+   * owns every condition it applied, and an apply without one of them removes it.
+   */
   static String finishedApply(String namespace, String name) {
+    return applyCondition(namespace, name, condition("Finished", true, "Succeeded", "Job finished successfully"));
+  }
+
+  /** A server-side apply body of {@code PodsReady=True (Started)}, with a field manager of its own as above. */
+  static String podsReadyApply(String namespace, String name) {
+    return applyCondition(namespace, name, condition("PodsReady", true, "Started", "All pods reached readiness"));
+  }
+
+  private static String applyCondition(String namespace, String name, Condition condition) {
     return JSON.asJson(Map.of("apiVersion", "kueue.x-k8s.io/v1beta2", "kind", "Workload",
         "metadata", Map.of("name", name, "namespace", namespace),
-        "status", Map.of("conditions", List.of(condition("Finished", true, "Succeeded", "Job finished successfully")))));
+        "status", Map.of("conditions", List.of(condition))));
   }
 
   /** Replaces the condition of the same type (keeping its transition time when the status stays), or appends it. */
