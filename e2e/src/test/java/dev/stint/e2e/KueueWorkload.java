@@ -3,6 +3,7 @@ package dev.stint.e2e;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,6 +69,7 @@ record KueueWorkload(GenericKubernetesResource resource) {
   }
 
   /** {@code status.admission}, empty while no quota is reserved. */
+  @SuppressWarnings("unchecked")
   Optional<Admission> admission() {
     Map<String, Object> admission = resource.get("status", "admission");
     if (admission == null) {
@@ -102,7 +104,7 @@ record KueueWorkload(GenericKubernetesResource resource) {
   /** {@code spec.podSets[*]} as name to count, in order. */
   Map<String, Integer> podSetCounts() {
     List<Map<String, Object>> podSets = resource.get("spec", "podSets");
-    Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+    Map<String, Integer> counts = new LinkedHashMap<>();
     for (Map<String, Object> p : podSets == null ? List.<Map<String, Object>>of() : podSets) {
       Number count = (Number) p.get("count");
       counts.put((String) p.get("name"), count == null ? 1 : count.intValue());

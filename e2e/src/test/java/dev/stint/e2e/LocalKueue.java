@@ -3,6 +3,7 @@ package dev.stint.e2e;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
@@ -10,7 +11,6 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.List;
@@ -125,6 +125,11 @@ final class LocalKueue implements AutoCloseable {
   KueueWorkload awaitWorkloadOfJob(String jobUid) {
     return await("the Workload of job " + jobUid).atMost(WAIT)
         .until(() -> workloadOfJob(jobUid), Optional::isPresent).orElseThrow();
+  }
+
+  /** Waits until the job has no Workload left (deleted, finalizer gone), e.g. after the job was deleted. */
+  void awaitNoWorkloadOfJob(String jobUid) {
+    await("no Workload of job " + jobUid).atMost(WAIT).until(() -> workloadsOfJob(jobUid).isEmpty());
   }
 
   /** The Workload by name, or null. */
