@@ -2,6 +2,10 @@ package dev.stint.core;
 
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
+import dev.stint.core.kueue.FlavorCache;
+import dev.stint.core.kueue.KueueLink;
+import dev.stint.core.kueue.KueueSettings;
+import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.metrics.JobLifecycleMetrics;
@@ -41,9 +45,14 @@ public final class StintOperator implements AutoCloseable {
   private final EventRecorder events;
   private final List<TrainingJobReconciler<?>> reconcilers;
   private final JobLifecycleMetrics lifecycle;
+  private final FlavorCache flavors;
+  private final WorkloadWriter workloads;
 
   private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events,
-                        List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle) {
+                        List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle,
+                        FlavorCache flavors, WorkloadWriter workloads) {
+    this.flavors = flavors;
+    this.workloads = workloads;
     this.operator = operator;
     this.metrics = metrics;
     this.applier = applier;
@@ -78,12 +87,19 @@ public final class StintOperator implements AutoCloseable {
   }
 
   public void start() {
+    if (flavors != null) {
+      flavors.start(); // before the controllers: an admitted job's first pass needs its flavors
+    }
     operator.start();
   }
 
   /** Stops the controllers, then sends the events still queued (for up to two seconds). */
   public void stop() {
     operator.stop();
+    if (flavors != null) {
+      flavors.close();
+      workloads.close();
+    }
     events.close();
     applier.close();
     metrics.close();
@@ -121,6 +137,7 @@ public final class StintOperator implements AutoCloseable {
     private boolean closeClientOnStop = true;
     private boolean stopOnInformerError = true;
     private String gangScheduler;
+    private KueueSettings kueue = KueueSettings.OFF;
     private StintMetrics metrics;
     private Set<String> namespaces = Set.of();
     private LeaderElectionConfiguration leaderElection;
@@ -141,6 +158,12 @@ public final class StintOperator implements AutoCloseable {
 
     /** {@code volcano} or a scheduler-plugins scheduler name: create PodGroups and gang-schedule pods; null: off. */
     public Builder gangScheduler(String name) { this.gangScheduler = name; return this; }
+
+    /**
+     * Whether Stint speaks Kueue's Workload protocol itself ({@link KueueSettings.Mode#NATIVE}) or leaves queueing
+     * to Kueue's own integrations, which drive {@code suspend} ({@link KueueSettings#OFF}, the default).
+     */
+    public Builder kueue(KueueSettings settings) { this.kueue = settings; return this; }
 
     /** Watch only these namespaces (every informer: jobs and their children); empty: every namespace. */
     public Builder namespaces(Collection<String> names) { this.namespaces = Set.copyOf(names); return this; }
@@ -186,22 +209,28 @@ public final class StintOperator implements AutoCloseable {
             }
           }));
       ActionApplier applier = new ActionApplier(client);
+      FlavorCache flavors = kueue.nativeMode() ? new FlavorCache(client) : null;
+      WorkloadWriter workloads = kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null;
       EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry());
       JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, clock);
       List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {
-        reconcilers.add(register(operator, framework, applier, events, lifecycle));
+        reconcilers.add(register(operator, framework, applier, events, lifecycle, flavors, workloads));
       }
-      return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle);
+      return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle, flavors,
+          workloads);
     }
 
     private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Operator operator, TrainingFramework<J> framework,
                                                      ActionApplier applier, EventRecorder events,
-                                                     JobLifecycleMetrics lifecycle) {
+                                                     JobLifecycleMetrics lifecycle, FlavorCache flavors,
+                                                     WorkloadWriter workloads) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
+      KueueLink<J> link = kueue.nativeMode() ? new KueueLink<>(framework, kueue, flavors, workloads)
+          : KueueLink.off(framework);
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
-          new EngineSettings(gangScheduler), lifecycle);
+          new EngineSettings(gangScheduler, kueue), lifecycle, link);
       operator.register(reconciler, configuration(operator, reconciler, framework, namespaces));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));
