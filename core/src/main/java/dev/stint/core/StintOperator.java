@@ -227,7 +227,7 @@ public final class StintOperator implements AutoCloseable {
                                                      WorkloadWriter workloads) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
-      KueueLink<J> link = kueue.nativeMode() ? new KueueLink<>(framework, kueue, flavors, workloads)
+      KueueLink<J> link = kueue.nativeMode() ? new KueueLink<>(framework, kueue, flavors, workloads, events)
           : KueueLink.off(framework);
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
           new EngineSettings(gangScheduler, kueue), lifecycle, link);

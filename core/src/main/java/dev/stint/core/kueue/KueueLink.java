@@ -1,5 +1,7 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.decision.JobEvent;
+import dev.stint.core.kube.EventRecorder;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
@@ -15,18 +17,27 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One kind's link to Kueue in native mode: the Workloads' informer, the gate of each job (read before the engine
  * decides) and the Workload writes after it acted. With Kueue off it watches nothing and every job is not queued.
  */
 public final class KueueLink<J extends TrainingJob<?>> {
+  private static final Logger LOG = LoggerFactory.getLogger(KueueLink.class);
   private final TrainingFramework<J> framework;
   private final KueueSettings settings;
   private final FlavorCache flavors;
   private final WorkloadWriter writer;
   private final String kind;
+  private final EventRecorder events;
+  /** Jobs told about a Workload that is not Stint's, told once each (dropped when the job goes). */
+  private final Set<String> toldForeign = ConcurrentHashMap.newKeySet();
   private volatile InformerEventSource<GenericKubernetesResource, J> workloads;
 
   /**
@@ -38,8 +49,10 @@ public final class KueueLink<J extends TrainingJob<?>> {
     static final Followed NOT_QUEUED = new Followed(false, null, KueueGate.NOT_QUEUED);
   }
 
+  /** @param events where a Workload that is not Stint's is reported */
   public KueueLink(TrainingFramework<J> framework, KueueSettings settings, FlavorCache flavors,
-                   WorkloadWriter writer) {
+                   WorkloadWriter writer, EventRecorder events) {
+    this.events = events;
     this.framework = framework;
     this.settings = settings;
     this.flavors = flavors;
@@ -49,7 +62,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
 
   /** Kueue off: a link that follows nothing. */
   public static <J extends TrainingJob<?>> KueueLink<J> off(TrainingFramework<J> framework) {
-    return new KueueLink<>(framework, KueueSettings.OFF, null, null);
+    return new KueueLink<>(framework, KueueSettings.OFF, null, null, null);
   }
 
   /** The informer of the kind's Workloads (those Stint created, by their label), in native mode. */
@@ -86,14 +99,38 @@ public final class KueueLink<J extends TrainingJob<?>> {
     boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
         && job.getSpec().runPolicy().suspended();
     List<WorkloadWrite> writes = WorkloadSync.decide(followed.workload(), next, suspended, pods, now);
-    if (!writes.isEmpty()) {
-      writer.apply(job, framework, followed.workload(), writes);
+    if (writes.isEmpty()) {
+      return;
     }
+    try {
+      writer.apply(job, framework, followed.workload(), writes);
+    } catch (WorkloadWriter.ForeignWorkloadException e) {
+      foreignWorkload(job, e.workload());
+    }
+  }
+
+  /**
+   * Kueue's own integration made the job's Workload: said once, as an event on the job and a log line naming the
+   * settings to change. The job keeps waiting: Stint runs it only on a Workload of its own.
+   */
+  private void foreignWorkload(J job, String workload) {
+    if (!toldForeign.add(job.getMetadata().getUid())) {
+      return;
+    }
+    String external = kind + "." + HasMetadata.getVersion(framework.jobType()) + "."
+        + HasMetadata.getGroup(framework.jobType());
+    String message = "Workload " + workload + " of this job was not created by Stint: Kueue's own integration for "
+        + kind + " is on. With --kueue=native, remove " + HasMetadata.getGroup(framework.jobType()) + "/"
+        + kind.toLowerCase(Locale.ROOT) + " from Kueue's integrations.frameworks and list " + external
+        + " in integrations.externalFrameworks; the job waits until then.";
+    LOG.warn(message);
+    events.record(job, JobEvent.warning(kind + "WorkloadNotStints", message));
   }
 
   /** The job of that uid is gone: its Workloads' finalizers go too, or Kueue would hold their quota for ever. */
   public void jobGone(String uid) {
     InformerEventSource<GenericKubernetesResource, J> source = workloads;
+    toldForeign.remove(uid);
     if (source == null) {
       return;
     }

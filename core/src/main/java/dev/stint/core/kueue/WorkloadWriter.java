@@ -65,7 +65,14 @@ public final class WorkloadWriter implements AutoCloseable {
     var workloads = client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace);
     if (write instanceof WorkloadWrite.Create) {
       GenericKubernetesResource created = WorkloadFor.of(job, framework, priority(job, framework));
-      workloads.resource(created).create();
+      try {
+        workloads.resource(created).create();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 409) {
+          checkOurs(workloads.withName(created.getMetadata().getName()).get(), framework);
+        }
+        throw e;
+      }
       LOG.info("Created Workload {} in queue {}", created.getMetadata().getName(), WorkloadFor.queueName(job));
     } else if (write instanceof WorkloadWrite.SetActive active) {
       Map<String, String> annotations = new HashMap<>(); // a null value removes the mark
@@ -120,6 +127,32 @@ public final class WorkloadWriter implements AutoCloseable {
     }
     LOG.debug("Workload {}: {}={} ({})", workload.name(), apply.condition().type(), apply.condition().status(),
         apply.condition().reason());
+  }
+
+  /**
+   * A Workload of the job's name that Stint did not create (it lacks Stint's label): Kueue's own integration for the
+   * kind is still on, and the job would be queued twice.
+   */
+  private static void checkOurs(GenericKubernetesResource existing, TrainingFramework<?> framework) {
+    var labels = existing == null ? null : existing.getMetadata().getLabels();
+    if (existing != null && (labels == null
+        || !framework.controllerName().equals(labels.get("training.kubeflow.org/operator-name")))) {
+      throw new ForeignWorkloadException(existing.getMetadata().getName());
+    }
+  }
+
+  /** See {@link #checkOurs}. */
+  public static final class ForeignWorkloadException extends RuntimeException {
+    private final String workload;
+
+    ForeignWorkloadException(String workload) {
+      super("Workload " + workload + " exists and was not created by Stint");
+      this.workload = workload;
+    }
+
+    public String workload() {
+      return workload;
+    }
   }
 
   /**

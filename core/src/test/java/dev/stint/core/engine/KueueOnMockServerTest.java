@@ -138,6 +138,28 @@ class KueueOnMockServerTest extends MockServerEngineTest {
   }
 
   @Test
+  void aWorkloadKueuesOwnIntegrationMadeIsReportedAndTheJobWaits() {
+    operator.stop(); // the job first, then Kueue's Workload of it, then Stint
+    create(queued("twice", 1));
+    String name = KueueApi.workloadName("TestJob", "test.stint.dev", "twice", job("twice").getMetadata().getUid());
+    client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").resource(
+        new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder().withApiVersion(KueueApi.API_VERSION)
+            .withKind("Workload").withNewMetadata().withName(name).endMetadata()
+            .withAdditionalProperties(Map.of("spec", Map.of("queueName", "team-q"))).build()).create();
+    operator = newOperator();
+    operator.start();
+
+    await().untilAsserted(() -> assertThat(events("TestJobWorkloadNotStints")).isEqualTo(1));
+    assertThat(status("twice").condition("Suspended").orElseThrow().getReason())
+        .isEqualTo("TestJobWaitingForAdmission");
+    assertThat(pods("twice")).isEmpty();
+    assertThat(client.v1().events().inNamespace("default").list().getItems()).filteredOn(
+        e -> "TestJobWorkloadNotStints".equals(e.getReason())).singleElement().satisfies(e -> assertThat(e.getMessage())
+        .contains("remove test.stint.dev/testjob from Kueue's integrations.frameworks",
+            "TestJob.v1.test.stint.dev in integrations.externalFrameworks"));
+  }
+
+  @Test
   void aJobWithoutAQueueLabelRunsAsWithoutKueue() {
     create(TestJobs.job("free").workers(1).build());
     await().untilAsserted(() -> assertThat(pods("free")).hasSize(1));
