@@ -21,6 +21,7 @@
 #   STINT_APISERVER_EXTRA_ARGS  extra kube-apiserver flags (space separated)
 #   STINT_KWOK_POD_PARALLELISM  kwok pod-stage workers (default 16; kwok's own default is 4)
 #   STINT_UP_TIMEOUT      seconds to wait for each readiness step (default 180)
+#   STINT_KUEUE_PODS_READY_TIMEOUT  Kueue's waitForPodsReady.timeout (default 20s)
 #   KUBECTL               kubectl to use (default: the one testbin.sh built if STINT_TESTBIN_KUBECTL=1, else PATH)
 # The admin kubeconfig (user "admin", group system:masters, RSA client cert, data inlined) is
 # $STINT_CLUSTER_DIR/kubeconfig.
@@ -50,6 +51,7 @@ bin_of() {
   case "$1" in
     etcd) echo "$STINT_ETCD_BIN/etcd" ;;
     kwok) echo "$STINT_KWOK_BIN/kwok" ;;
+    kueue) echo "$STINT_KUEUE_BIN/kueue" ;;
     *) echo "$STINT_KUBE_BIN/$1" ;;
   esac
 }
@@ -194,6 +196,9 @@ healthy() { # quick check used by status and by an idempotent up
 
 apiserver_ready() { curl -sf --max-time 5 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" "https://127.0.0.1:$APISERVER_PORT/readyz"; }
 
+# Two pools of nodes (even: a, odd: b) for Kueue's ResourceFlavors with different nodeLabels (LocalKueue in e2e).
+pool_of() { if (( $1 % 2 == 0 )); then echo a; else echo b; fi; }
+
 nodes_yaml() {
   local i cpu="${STINT_KWOK_NODE_CPU:-32}" mem="${STINT_KWOK_NODE_MEMORY:-256Gi}" pods="${STINT_KWOK_NODE_PODS:-110}"
   for ((i = 0; i < NODES; i++)); do cat <<EOF
@@ -202,7 +207,7 @@ kind: Node
 metadata:
   name: kwok-node-$i
   annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
-  labels: {kubernetes.io/hostname: kwok-node-$i, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok}
+  labels: {kubernetes.io/hostname: kwok-node-$i, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok, stint.dev/pool: $(pool_of "$i")}
 status:
   allocatable: {cpu: "$cpu", memory: "$mem", pods: "$pods"}
   capacity: {cpu: "$cpu", memory: "$mem", pods: "$pods"}
@@ -227,6 +232,7 @@ stop() { # component: SIGTERM, then SIGKILL after STINT_STOP_TIMEOUT seconds (de
 
 cmd_down() {
   local i stopped=0
+  stop kueue && stopped=1
   for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do
     stop "${COMPONENTS[$i]}" && stopped=1
   done
@@ -378,6 +384,8 @@ cmd_status() {
   return $ok
 }
 
+. "$HERE/kueue.sh"
+
 case "${1:-}" in
   # a port found free can be taken before its component binds it (another process, another cluster): start again
   # on fresh ports, up to three times
@@ -390,5 +398,6 @@ case "${1:-}" in
   env) echo "export KUBECONFIG=$KCFG" ;;
   restart-apiserver) shift; cmd_restart_apiserver "$@" ;;
   compact-etcd) cmd_compact_etcd ;;
-  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|compact-etcd" >&2; exit 2 ;;
+  kueue) shift; cmd_kueue "$@" ;;
+  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|compact-etcd|kueue up|down|restart|status" >&2; exit 2 ;;
 esac

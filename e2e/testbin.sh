@@ -4,6 +4,7 @@
 #   kube-apiserver, kube-controller-manager, kube-scheduler  (k8s.io/kubernetes, via a wrapper module)
 #   etcd                                                     (go.etcd.io/etcd/server/v3, via a wrapper module)
 #   kwok + its stage YAMLs                                   (sigs.k8s.io/kwok, go install)
+#   kueue + its CRDs (crds/)                                 (sigs.k8s.io/kueue, go install; ~7 min cold on 2 cores)
 # Binaries are cached per component and version under $STINT_TESTBIN_DIR (default
 # ~/.cache/stint/testbin/<component>-<version>/); a run with the cache present is a no-op.
 # Wrapper go.mod files are generated in a temporary directory and removed afterwards.
@@ -23,11 +24,13 @@ command -v go >/dev/null || die "go is not on PATH"
 kube_done()  { [ -f "$STINT_KUBE_BIN/.stamp" ] && { [ "$WANT_KUBECTL" != 1 ] || [ -x "$STINT_KUBE_BIN/kubectl" ]; }; }
 etcd_done()  { [ -f "$STINT_ETCD_BIN/.stamp" ]; }
 kwok_done()  { [ -f "$STINT_KWOK_BIN/.stamp" ]; }
+kueue_done() { [ -f "$STINT_KUEUE_BIN/.stamp" ]; }
 
 print_paths() {
   echo "kube-apiserver, kube-controller-manager, kube-scheduler $STINT_KUBE_VERSION: $STINT_KUBE_BIN"
   echo "etcd $STINT_ETCD_VERSION: $STINT_ETCD_BIN"
   echo "kwok $STINT_KWOK_VERSION (+ stages/): $STINT_KWOK_BIN"
+  echo "kueue $STINT_KUEUE_VERSION (+ crds/): $STINT_KUEUE_BIN"
 }
 
 mkdir -p "$STINT_TESTBIN_DIR"
@@ -38,7 +41,7 @@ if ! flock -n 9; then
   log "another testbin build is running; waiting for it"
   flock 9
 fi
-if kube_done && etcd_done && kwok_done; then
+if kube_done && etcd_done && kwok_done && kueue_done; then
   print_paths
   exit 0
 fi
@@ -117,12 +120,28 @@ build_kwok() {
   finish "$STINT_KWOK_BIN" "sigs.k8s.io/kwok $v"
 }
 
+build_kueue() {
+  local v="$STINT_KUEUE_VERSION" out="$STINT_KUEUE_BIN.tmp"
+  log "building kueue $v (about 7 minutes on 2 cores with a cold module cache)"
+  begin "$STINT_KUEUE_BIN"
+  # Kueue's go.mod has no replace directives, so `go install pkg@version` builds it as published.
+  GOBIN="$out" $NICE go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kueue/cmd/kueue@$v"
+  # The CRDs ship inside the module (plain bases: v1beta2 stored, no conversion webhook section).
+  local dir; dir="$(cd "$WORK" && go mod download -json "sigs.k8s.io/kueue@$v" | json_field Dir)"
+  [ -d "$dir/config/components/crd/bases" ] || die "no config/components/crd/bases in sigs.k8s.io/kueue@$v ($dir)"
+  mkdir -p "$out/crds"
+  cp "$dir"/config/components/crd/bases/*.yaml "$out/crds/"
+  chmod -R u+w "$out/crds"
+  finish "$STINT_KUEUE_BIN" "sigs.k8s.io/kueue $v"
+}
+
 CURRENT=""
 trap '[ -n "$CURRENT" ] && echo "testbin: ERROR: building $CURRENT failed (see the go output above); pin another version with the STINT_*_VERSION variables" >&2' ERR
 t0=$SECONDS
 etcd_done || { CURRENT="go.etcd.io/etcd/server/v3@$STINT_ETCD_VERSION"; build_etcd; }
 kwok_done || { CURRENT="sigs.k8s.io/kwok@$STINT_KWOK_VERSION"; build_kwok; }
 kube_done || { CURRENT="k8s.io/kubernetes@$STINT_KUBE_VERSION"; build_kube; }
+kueue_done || { CURRENT="sigs.k8s.io/kueue@$STINT_KUEUE_VERSION"; build_kueue; }
 CURRENT=""
 log "done in $((SECONDS - t0)) s"
 print_paths

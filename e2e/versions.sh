@@ -4,9 +4,11 @@
 : "${STINT_KUBE_VERSION:=v1.36.3}"   # k8s.io/kubernetes: kube-apiserver, kube-controller-manager, kube-scheduler
 : "${STINT_ETCD_VERSION:=v3.6.16}"   # go.etcd.io/etcd/server/v3
 : "${STINT_KWOK_VERSION:=v0.8.0}"    # sigs.k8s.io/kwok
+: "${STINT_KUEUE_VERSION:=v0.17.0}"  # sigs.k8s.io/kueue: the Kueue manager + its CRDs (e2e/cluster.sh kueue ...)
 : "${STINT_TESTBIN_DIR:=$HOME/.cache/stint/testbin}"
 : "${STINT_CLUSTER_DIR:=$HOME/.cache/stint/cluster}"
 
 STINT_KUBE_BIN="$STINT_TESTBIN_DIR/kubernetes-$STINT_KUBE_VERSION"
 STINT_ETCD_BIN="$STINT_TESTBIN_DIR/etcd-$STINT_ETCD_VERSION"
 STINT_KWOK_BIN="$STINT_TESTBIN_DIR/kwok-$STINT_KWOK_VERSION"
+STINT_KUEUE_BIN="$STINT_TESTBIN_DIR/kueue-$STINT_KUEUE_VERSION"

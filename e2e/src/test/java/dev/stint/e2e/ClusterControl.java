@@ -36,6 +36,19 @@ final class ClusterControl {
     return Long.parseLong(run("compact-etcd").strip());
   }
 
+  /**
+   * Starts Kueue on the local cluster unless it runs already ({@code cluster.sh kueue up}, idempotent); returns once
+   * its readiness probe answers. {@code cluster.sh down} stops it with the cluster.
+   */
+  static void kueueUp() {
+    run("kueue", "up");
+  }
+
+  /** Stops Kueue and starts it again with the same configuration (its objects stay); returns once it is ready. */
+  static void kueueRestart() {
+    run("kueue", "restart");
+  }
+
   private static String run(String... args) {
     List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
     command.addAll(List.of(args));
