@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The Workload of a queued job, as Kueue's own integration would build it ({@code jobframework.ConstructWorkload}):
@@ -124,15 +125,25 @@ public final class WorkloadFor {
     return workload;
   }
 
+  /** One podSet per replica type; {@code minCount} on the first that can run with fewer (Kueue allows one). */
   private static <J extends TrainingJob<?>> List<Map<String, Object>> podSets(J job, TrainingFramework<J> framework) {
     List<Map<String, Object>> podSets = new ArrayList<>();
-    orderedSpecs(job, framework).forEach((type, spec) -> {
+    boolean minCountSet = false;
+    for (Map.Entry<String, ReplicaSpec> entry : orderedSpecs(job, framework).entrySet()) {
+      String type = entry.getKey();
+      ReplicaSpec spec = entry.getValue();
+      int count = spec.getReplicas() == null ? framework.defaultReplicas(type) : spec.getReplicas();
       Map<String, Object> podSet = new LinkedHashMap<>();
       podSet.put("name", type.toLowerCase(Locale.ROOT));
-      podSet.put("count", spec.getReplicas() == null ? framework.defaultReplicas(type) : spec.getReplicas());
+      podSet.put("count", count);
+      OptionalInt min = framework.minReplicas(job, type);
+      if (!minCountSet && min.isPresent() && min.getAsInt() >= 1 && min.getAsInt() < count) {
+        podSet.put("minCount", min.getAsInt());
+        minCountSet = true;
+      }
       podSet.put("template", template(spec.getTemplate()));
       podSets.add(podSet);
-    });
+    }
     return podSets;
   }
 

@@ -69,6 +69,31 @@ class WorkloadForTest {
     assertThat(WorkloadFor.priorityClass(job.build(), FRAMEWORK)).isEqualTo(expected);
   }
 
+  /** A kind whose Workers may run with as few as two (an elastic PyTorchJob's, say). */
+  static final TestFramework ELASTIC = new TestFramework() {
+    @Override
+    public java.util.OptionalInt minReplicas(TestJob job, String replicaType) {
+      return WORKER.equals(replicaType) ? java.util.OptionalInt.of(2) : java.util.OptionalInt.empty();
+    }
+  };
+
+  static Stream<Arguments> minCount() {
+    return Stream.of(
+        Arguments.of("workers may be fewer", queuedJob().leader(1).workers(4), List.of("leader=1/-", "worker=4/2")),
+        Arguments.of("no fewer than asked", queuedJob().workers(2), List.of("worker=2/-")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  @SuppressWarnings("unchecked")
+  void minCount(String name, TestJobs job, List<String> podSets) {
+    Map<String, Object> spec = (Map<String, Object>) WorkloadFor.of(job.build(), ELASTIC, Priority.NONE)
+        .getAdditionalProperties().get("spec");
+    assertThat((List<Map<String, Object>>) spec.get("podSets"))
+        .extracting(s -> s.get("name") + "=" + s.get("count") + "/" + (s.containsKey("minCount") ? s.get("minCount") : "-"))
+        .containsExactlyElementsOf(podSets);
+  }
+
   static Stream<Arguments> workloads() {
     return Stream.of(
         Arguments.of("leader and workers, in the kind's order", queuedJob().workers(3).leader(1), Priority.NONE,
