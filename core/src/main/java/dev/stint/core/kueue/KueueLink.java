@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,8 +87,9 @@ public final class KueueLink<J extends TrainingJob<?>> {
       return Followed.NOT_QUEUED;
     }
     WorkloadView workload = workloadOf(job).map(WorkloadView::of).orElse(null);
-    KueueGate gate = KueueGate.of(kind, job.getMetadata().getName(), WorkloadFor.queueName(job), workload,
-        flavors.flavors());
+    // the flavors matter only once admitted: most passes of a queued job are not
+    var known = workload != null && workload.admission() != null ? flavors.flavors() : Map.<String, Flavor>of();
+    KueueGate gate = KueueGate.of(kind, job.getMetadata().getName(), WorkloadFor.queueName(job), workload, known);
     return new Followed(true, workload, gate);
   }
 

@@ -60,7 +60,8 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
       }
     }
     return new WorkloadView(meta.getName(), meta.getResourceVersion(), meta.getGeneration(),
-        meta.getDeletionTimestamp() != null, meta.getFinalizers() == null ? List.of() : List.copyOf(meta.getFinalizers()),
+        meta.getDeletionTimestamp() != null,
+        meta.getFinalizers() == null ? List.of() : List.copyOf(meta.getFinalizers()),
         Map.copyOf(strings(meta.getAnnotations())), string(spec.get("queueName")),
         !Boolean.FALSE.equals(spec.get("active")), List.copyOf(conditions), admission(status.get("admission")),
         List.copyOf(updates));

@@ -90,7 +90,7 @@ class WorkloadForTest {
     Map<String, Object> spec = (Map<String, Object>) WorkloadFor.of(job.build(), ELASTIC, Priority.NONE)
         .getAdditionalProperties().get("spec");
     assertThat((List<Map<String, Object>>) spec.get("podSets"))
-        .extracting(s -> s.get("name") + "=" + s.get("count") + "/" + (s.containsKey("minCount") ? s.get("minCount") : "-"))
+        .extracting(s -> s.get("name") + "=" + s.get("count") + "/" + s.getOrDefault("minCount", "-"))
         .containsExactlyElementsOf(podSets);
   }
 

@@ -93,7 +93,8 @@ public final class KueueDouble {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> status(GenericKubernetesResource workload) {
     Object status = workload.getAdditionalProperties().get("status");
-    Map<String, Object> copy = status == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) status);
+    Map<String, Object> copy = status == null ? new LinkedHashMap<>()
+        : new LinkedHashMap<>((Map<String, Object>) status);
     workload.getAdditionalProperties().put("status", copy);
     return copy;
   }
