@@ -3,6 +3,10 @@ package dev.stint.core;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.DeafWatchCheck;
+import dev.stint.core.kueue.FlavorCache;
+import dev.stint.core.kueue.KueueLink;
+import dev.stint.core.kueue.KueueSettings;
+import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.kube.WatchedCache;
@@ -49,11 +53,16 @@ public final class StintOperator implements AutoCloseable {
   private final JobLifecycleMetrics lifecycle;
   private final WatchCheckSettings watchCheck;
   private final List<RegisteredController<?>> controllers;
+  private final FlavorCache flavors;
+  private final WorkloadWriter workloads;
   private DeafWatchCheck deafWatchCheck;
 
   private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events,
                         List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle,
-                        WatchCheckSettings watchCheck, List<RegisteredController<?>> controllers) {
+                        WatchCheckSettings watchCheck, List<RegisteredController<?>> controllers,
+                        FlavorCache flavors, WorkloadWriter workloads) {
+    this.flavors = flavors;
+    this.workloads = workloads;
     this.operator = operator;
     this.metrics = metrics;
     this.applier = applier;
@@ -91,6 +100,9 @@ public final class StintOperator implements AutoCloseable {
 
   /** Starts the controllers and, unless turned off, the {@link DeafWatchCheck} of their informers. */
   public void start() {
+    if (flavors != null) {
+      flavors.start(); // before the controllers: an admitted job's first pass needs its flavors
+    }
     operator.start();
     if (!watchCheck.period().isZero()) {
       Duration period = watchCheck.period();
@@ -135,6 +147,10 @@ public final class StintOperator implements AutoCloseable {
       deafWatchCheck.close();
     }
     operator.stop();
+    if (flavors != null) {
+      flavors.close();
+      workloads.close();
+    }
     events.close();
     applier.close();
     metrics.close();
@@ -175,6 +191,7 @@ public final class StintOperator implements AutoCloseable {
     private boolean closeClientOnStop = true;
     private boolean stopOnInformerError = true;
     private String gangScheduler;
+    private KueueSettings kueue = KueueSettings.OFF;
     private StintMetrics metrics;
     private Set<String> namespaces = Set.of();
     private LeaderElectionConfiguration leaderElection;
@@ -196,6 +213,12 @@ public final class StintOperator implements AutoCloseable {
 
     /** {@code volcano} or a scheduler-plugins scheduler name: create PodGroups and gang-schedule pods; null: off. */
     public Builder gangScheduler(String name) { this.gangScheduler = name; return this; }
+
+    /**
+     * Whether Stint speaks Kueue's Workload protocol itself ({@link KueueSettings.Mode#NATIVE}) or leaves queueing
+     * to Kueue's own integrations, which drive {@code suspend} ({@link KueueSettings#OFF}, the default).
+     */
+    public Builder kueue(KueueSettings settings) { this.kueue = settings; return this; }
 
     /** Watch only these namespaces (every informer: jobs and their children); empty: every namespace. */
     public Builder namespaces(Collection<String> names) { this.namespaces = Set.copyOf(names); return this; }
@@ -248,25 +271,31 @@ public final class StintOperator implements AutoCloseable {
             }
           }));
       ActionApplier applier = new ActionApplier(client);
+      FlavorCache flavors = kueue.nativeMode() ? new FlavorCache(client) : null;
+      WorkloadWriter workloads = kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null;
       EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry());
       JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, clock);
       List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
       List<RegisteredController<?>> controllers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {
-        reconcilers.add(register(operator, framework, applier, events, lifecycle, controllers));
+        reconcilers.add(register(operator, framework, applier, events, lifecycle, controllers, flavors, workloads));
       }
       return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle,
-          new WatchCheckSettings(client, watchCheckPeriod, stopOnInformerError), List.copyOf(controllers));
+          new WatchCheckSettings(client, watchCheckPeriod, stopOnInformerError), List.copyOf(controllers), flavors,
+          workloads);
     }
 
     private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Operator operator, TrainingFramework<J> framework,
                                                      ActionApplier applier, EventRecorder events,
                                                      JobLifecycleMetrics lifecycle,
-                                                     List<RegisteredController<?>> controllers) {
+                                                     List<RegisteredController<?>> controllers,
+                                                     FlavorCache flavors, WorkloadWriter workloads) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
+      KueueLink<J> link = kueue.nativeMode() ? new KueueLink<>(framework, kueue, flavors, workloads, events)
+          : KueueLink.off(framework);
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
-          new EngineSettings(gangScheduler), lifecycle);
+          new EngineSettings(gangScheduler, kueue), lifecycle, link);
       controllers.add(operator.register(reconciler, configuration(operator, reconciler, framework, namespaces)));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));

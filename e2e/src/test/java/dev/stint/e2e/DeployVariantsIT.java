@@ -88,6 +88,36 @@ class DeployVariantsIT {
     assertThat(rules).anySatisfy(r -> assertThat(r.getResources()).contains("secrets")); // deploy/'s, kept
   }
 
+  @Test
+  void theKueueComponentAddsWorkloadsAndReadsFlavorsAndPriorities() throws IOException {
+    Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), "kueue-");
+    Files.writeString(dir.resolve("kustomization.yaml"), """
+        apiVersion: kustomize.config.k8s.io/v1beta1
+        kind: Kustomization
+        resources: [%s]
+        components: [%s]
+        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
+        dir.relativize(LocalCluster.ROOT.resolve("deploy/components/kueue"))));
+
+    List<PolicyRule> rules = clusterRole(DeployedOperator.build(client, LocalCluster.ROOT.relativize(dir).toString()))
+        .getRules();
+
+    assertThat(rules).anySatisfy(r -> {
+      assertThat(r.getResources()).containsExactly("workloads");
+      assertThat(r.getVerbs()).containsExactly("get", "list", "watch", "create", "update", "patch", "delete");
+    });
+    assertThat(rules).anySatisfy(r -> {
+      assertThat(r.getResources()).containsExactly("workloads/status");
+      assertThat(r.getVerbs()).containsExactly("get", "update", "patch");
+    });
+    assertThat(rules).anySatisfy(r -> {
+      assertThat(r.getResources()).containsExactly("resourceflavors", "workloadpriorityclasses");
+      assertThat(r.getVerbs()).containsExactly("get", "list", "watch");
+    });
+    assertThat(rules).anySatisfy(r -> assertThat(r.getResources()).containsExactly("priorityclasses"));
+    assertThat(rules).anySatisfy(r -> assertThat(r.getResources()).contains("secrets")); // deploy/'s, kept
+  }
+
   private static List<String> args(List<HasMetadata> objects) {
     return objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast).findFirst().orElseThrow()
         .getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();

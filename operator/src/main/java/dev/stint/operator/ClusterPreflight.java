@@ -1,5 +1,7 @@
 package dev.stint.operator;
 
+import dev.stint.core.kueue.KueueApi;
+import dev.stint.core.kueue.KueueSettings;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.spi.TrainingFramework;
 import io.fabric8.kubernetes.api.model.APIResourceList;
@@ -25,12 +27,30 @@ public final class ClusterPreflight {
 
   /** @throws CommandFailure naming what is wrong and how to fix it */
   public static void check(KubernetesClient client, FrameworkRegistry registry) {
+    check(client, registry, KueueSettings.OFF);
+  }
+
+  /**
+   * As {@link #check(KubernetesClient, FrameworkRegistry)}, and with {@code --kueue=native} that Kueue's v1beta2
+   * Workloads and ResourceFlavors are served.
+   *
+   * @throws CommandFailure naming what is wrong and how to fix it
+   */
+  public static void check(KubernetesClient client, FrameworkRegistry registry, KueueSettings kueue) {
     String version = serverVersion(client);
     List<String> missing = new ArrayList<>();
     for (TrainingFramework<?> framework : registry.all()) {
       if (!served(client, framework.jobType())) {
         missing.add("CRD " + HasMetadata.getFullResourceName(framework.jobType())
             + " is not installed: kubectl apply --server-side -f crds/");
+      }
+    }
+    if (kueue.nativeMode()) {
+      for (String plural : List.of("workloads", "resourceflavors")) {
+        if (!served(client, KueueApi.API_VERSION, plural)) {
+          missing.add("--kueue=native needs Kueue v0.16 or later installed: the API server serves no "
+              + KueueApi.API_VERSION + " " + plural);
+        }
       }
     }
     if (!missing.isEmpty()) {
@@ -55,8 +75,10 @@ public final class ClusterPreflight {
    * customresourcedefinitions, which a namespaced install should not have.
    */
   private static boolean served(KubernetesClient client, Class<? extends HasMetadata> type) {
-    String groupVersion = HasMetadata.getApiVersion(type);
-    String plural = HasMetadata.getPlural(type);
+    return served(client, HasMetadata.getApiVersion(type), HasMetadata.getPlural(type));
+  }
+
+  private static boolean served(KubernetesClient client, String groupVersion, String plural) {
     try {
       APIResourceList resources = client.getApiResources(groupVersion);
       return resources != null && resources.getResources().stream().anyMatch(r -> plural.equals(r.getName()));

@@ -61,7 +61,7 @@ final class ClusterRun {
   Running start() {
     Config config = ClientConfig.forRun(Config.autoConfigure(null));
     try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(preflightConfig(config)).build()) {
-      ClusterPreflight.check(probe, registry);
+      ClusterPreflight.check(probe, registry, options.kueue());
     }
     StintMetrics metrics = new StintMetrics(); // before the client, which counts its requests in it
     KubernetesClient client = ClientConfig.client(config, options.apiRateLimit(), metrics);
@@ -72,6 +72,7 @@ final class ClusterRun {
       builder.reconcileThreads(options.reconcileThreads());
     }
     builder.gangScheduler(options.gangScheduler());
+    builder.kueue(options.kueue());
     OperatorOptions.LeaderElection election = options.leaderElection();
     Leadership leadership = null;
     String lease = null;

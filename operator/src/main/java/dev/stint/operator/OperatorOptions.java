@@ -1,5 +1,6 @@
 package dev.stint.operator;
 
+import dev.stint.core.kueue.KueueSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,11 +34,13 @@ import java.util.regex.Pattern;
  * @param leaderElection the {@code --leader-election*} options of {@code run}
  * @param apiRateLimit {@code --kube-api-qps} and {@code --kube-api-burst} of {@code run}
  * @param logFormat {@code --log-format}
+ * @param kueue {@code --kueue} and {@code --kueue-manage-jobs-without-queue-name} of {@code run}
  */
 public record OperatorOptions(Command command, List<String> frameworks, Integer reconcileThreads, int healthPort,
                               int metricsPort, Duration demoTimeout, Path crdsDir, Path examplesDir, boolean verbose,
                               PluginsDir pluginsDir, String gangScheduler, List<String> namespaces,
-                              LeaderElection leaderElection, ApiRateLimit apiRateLimit, LogFormat logFormat) {
+                              LeaderElection leaderElection, ApiRateLimit apiRateLimit, LogFormat logFormat,
+                              KueueSettings kueue) {
 
   public static final int DEFAULT_HEALTH_PORT = 8081;
   public static final int DEFAULT_METRICS_PORT = 8080;
@@ -92,7 +95,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       "--log-format");
   private static final Set<String> RUN_ONLY = Set.of("--health-port", "--metrics-port", "--gang-scheduler-name",
       "--namespaces", "--leader-election", "--leader-election-namespace", "--leader-election-id", "--kube-api-qps",
-      "--kube-api-burst");
+      "--kube-api-burst", "--kueue", "--kueue-manage-jobs-without-queue-name");
   private static final Set<String> DEMO_ONLY = Set.of("--timeout", "--crds", "--examples", "--verbose");
   /** A namespace's or a Lease's name: an RFC 1123 label (a Lease name may have dots too). */
   private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
@@ -129,6 +132,12 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       "                            already bound what one operator asks",
       "  --gang-scheduler-name=S   run: gang-schedule pods with PodGroups of Volcano (S=volcano) or of the",
       "                            scheduler-plugins scheduler named S",
+      "  --kueue=off|native        run: off (default) leaves queueing to Kueue's own integrations, which drive",
+      "                            runPolicy.suspend; native: Stint creates and follows the Kueue Workload of",
+      "                            every job labelled kueue.x-k8s.io/queue-name and runs no pod before admission",
+      "  --kueue-manage-jobs-without-queue-name[=B]",
+      "                            run, native: give every job a Workload, also one without the queue label",
+      "                            (as Kueue's manageJobsWithoutQueueName; default false)",
       "  --timeout=SECONDS         demo: give up when the jobs have not finished by then (default "
           + DEFAULT_DEMO_TIMEOUT.toSeconds() + ")",
       "  --crds=DIR                demo: CRD files to install (default: ./crds, else the copy in the jar)",
@@ -219,6 +228,8 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     private int qps;
     private int burst;
     private LogFormat logFormat = LogFormat.TEXT;
+    private KueueSettings.Mode kueueMode = KueueSettings.Mode.OFF;
+    private boolean kueueManageAll;
 
     OptionValues(Command command) {
       this.command = command;
@@ -263,6 +274,8 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
         case "--verbose" -> verbose = flag(source, value);
         case "--plugins-dir" -> pluginsDir = pluginsDir(value);
         case "--gang-scheduler-name" -> gangScheduler = required(source, value);
+        case "--kueue" -> kueueMode = kueueMode(source, value);
+        case "--kueue-manage-jobs-without-queue-name" -> kueueManageAll = value == null || bool(source, value);
         default -> throw CommandFailure.usage("unknown option '" + name + "'");
       }
     }
@@ -280,7 +293,8 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
     OperatorOptions toOptions() {
       return new OperatorOptions(command, frameworks, reconcileThreads, healthPort, metricsPort, demoTimeout,
           crdsDir, examplesDir, verbose, pluginsDir, gangScheduler, namespaces,
-          new LeaderElection(leaderElection, leaseNamespace, leaseName), new ApiRateLimit(qps, burst), logFormat);
+          new LeaderElection(leaderElection, leaseNamespace, leaseName), new ApiRateLimit(qps, burst), logFormat,
+          new KueueSettings(kueueMode, kueueManageAll));
     }
   }
 
@@ -320,6 +334,14 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       case "text" -> LogFormat.TEXT;
       case "json" -> LogFormat.JSON;
       default -> throw CommandFailure.usage(name + " must be text or json, not '" + value + "'");
+    };
+  }
+
+  private static KueueSettings.Mode kueueMode(String name, String value) {
+    return switch (required(name, value).trim().toLowerCase(Locale.ROOT)) {
+      case "off" -> KueueSettings.Mode.OFF;
+      case "native" -> KueueSettings.Mode.NATIVE;
+      default -> throw CommandFailure.usage(name + " must be off or native, not '" + value + "'");
     };
   }
 

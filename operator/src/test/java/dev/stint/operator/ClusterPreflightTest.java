@@ -3,6 +3,7 @@ package dev.stint.operator;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stint.core.kueue.KueueSettings;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.operator.testkind.SleepFramework;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -30,6 +31,19 @@ class ClusterPreflightTest {
     client.apiextensions().v1().customResourceDefinitions().resource(SleepFramework.crd()).create();
 
     assertThatCode(() -> ClusterPreflight.check(client, REGISTRY)).doesNotThrowAnyException();
+  }
+
+  @Test
+  void nativeKueueWithoutKueueNamesWhatIsMissing() {
+    client.apiextensions().v1().customResourceDefinitions().resource(SleepFramework.crd()).create();
+    KueueSettings nativeKueue = new KueueSettings(KueueSettings.Mode.NATIVE, false);
+
+    assertThatCode(() -> ClusterPreflight.check(client, REGISTRY)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> ClusterPreflight.check(client, REGISTRY, nativeKueue))
+        .isInstanceOf(CommandFailure.class).hasMessage(
+            "--kueue=native needs Kueue v0.16 or later installed: the API server serves no kueue.x-k8s.io/v1beta2 "
+                + "workloads\n--kueue=native needs Kueue v0.16 or later installed: the API server serves no "
+                + "kueue.x-k8s.io/v1beta2 resourceflavors");
   }
 
   @Test

@@ -3,6 +3,8 @@ package dev.stint.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stint.core.kueue.KueueSettings;
+import dev.stint.core.kueue.KueueSettings.Mode;
 import dev.stint.operator.OperatorOptions.ApiRateLimit;
 import dev.stint.operator.OperatorOptions.Command;
 import dev.stint.operator.OperatorOptions.LeaderElection;
@@ -39,13 +41,14 @@ class OperatorOptionsTest {
     LeaderElection election = OperatorOptions.DEFAULT_LEADER_ELECTION;
     ApiRateLimit limit = ApiRateLimit.NONE;
     LogFormat format = LogFormat.TEXT;
+    KueueSettings kueue = KueueSettings.OFF;
 
     static OperatorOptions of(Command command, UnaryOperator<Expect> changes) {
       Expect e = new Expect();
       e.command = command;
       changes.apply(e);
       return new OperatorOptions(e.command, e.frameworks, e.threads, e.healthPort, e.metricsPort, e.timeout, e.crds,
-          e.examples, e.verbose, e.plugins, e.gang, e.namespaces, e.election, e.limit, e.format);
+          e.examples, e.verbose, e.plugins, e.gang, e.namespaces, e.election, e.limit, e.format, e.kueue);
     }
   }
 
@@ -98,6 +101,12 @@ class OperatorOptionsTest {
             })),
         Arguments.of("gang scheduler", "run --gang-scheduler-name=volcano", false,
             run(e -> { e.gang = "volcano"; return e; })),
+        Arguments.of("Kueue native", "run --kueue=native", false,
+            run(e -> { e.kueue = new KueueSettings(Mode.NATIVE, false); return e; })),
+        Arguments.of("Kueue native for every job", "run --kueue=NATIVE --kueue-manage-jobs-without-queue-name",
+            false, run(e -> { e.kueue = new KueueSettings(Mode.NATIVE, true); return e; })),
+        Arguments.of("Kueue off, said explicitly", "run --kueue=off --kueue-manage-jobs-without-queue-name=false",
+            false, run(e -> e)),
         Arguments.of("options without a command follow the detected one", "--reconcile-threads=2", false,
             demo(e -> { e.threads = 2; return e; })),
         Arguments.of("a plugins directory", "run --plugins-dir=/opt/stint/plugins", false,
@@ -121,7 +130,8 @@ class OperatorOptionsTest {
             Map.entry("STINT_LEADER_ELECTION_NAMESPACE", "ops"), Map.entry("STINT_LEADER_ELECTION_ID", "lock"),
             Map.entry("STINT_KUBE_API_QPS", "50"), Map.entry("STINT_KUBE_API_BURST", "100"),
             Map.entry("STINT_LOG_FORMAT", "json"), Map.entry("STINT_GANG_SCHEDULER_NAME", "volcano"),
-            Map.entry("STINT_PLUGINS_DIR", "/p")),
+            Map.entry("STINT_PLUGINS_DIR", "/p"), Map.entry("STINT_KUEUE", "native"),
+            Map.entry("STINT_KUEUE_MANAGE_JOBS_WITHOUT_QUEUE_NAME", "true")),
             run(e -> {
               e.frameworks = List.of("pytorch");
               e.threads = 8;
@@ -133,11 +143,14 @@ class OperatorOptionsTest {
               e.format = LogFormat.JSON;
               e.gang = "volcano";
               e.plugins = new PluginsDir(Path.of("/p"), true);
+              e.kueue = new KueueSettings(Mode.NATIVE, true);
               return e;
             })),
         Arguments.of("a flag wins over its variable", "run --metrics-port=1 --leader-election=true",
             Map.of("STINT_METRICS_PORT", "2", "STINT_LEADER_ELECTION", "false"),
             run(e -> { e.metricsPort = 1; return e; })),
+        Arguments.of("the Kueue flag wins over its variable", "run --kueue=off", Map.of("STINT_KUEUE", "native"),
+            run(e -> e)),
         Arguments.of("a flag wins over a wrong variable", "run --metrics-port=1", Map.of("STINT_METRICS_PORT", "x"),
             run(e -> { e.metricsPort = 1; return e; })),
         Arguments.of("an empty variable is unset", "run", Map.of("STINT_METRICS_PORT", " ", "STINT_NAMESPACES", ""),
@@ -199,6 +212,15 @@ class OperatorOptionsTest {
             "--metrics-port is an option of run, not of demo"),
         Arguments.of("namespaces on demo", "demo --namespaces=a", Map.of(),
             "--namespaces is an option of run, not of demo"),
+        Arguments.of("unknown Kueue mode", "run --kueue=builtin", Map.of(),
+            "--kueue must be off or native, not 'builtin'"),
+        Arguments.of("Kueue mode variable", "run", Map.of("STINT_KUEUE", "on"),
+            "STINT_KUEUE must be off or native, not 'on'"),
+        Arguments.of("Kueue without a value", "run --kueue", Map.of(), "--kueue needs a value"),
+        Arguments.of("manage-all variable not a boolean", "run",
+            Map.of("STINT_KUEUE_MANAGE_JOBS_WITHOUT_QUEUE_NAME", "yes"),
+            "STINT_KUEUE_MANAGE_JOBS_WITHOUT_QUEUE_NAME must be true or false, not 'yes'"),
+        Arguments.of("Kueue on demo", "demo --kueue=native", Map.of(), "--kueue is an option of run, not of demo"),
         Arguments.of("flag with a value", "demo --verbose=yes", Map.of(), "--verbose takes no value"),
         Arguments.of("plugins directory without value", "run --plugins-dir", Map.of(),
             "--plugins-dir needs a value: --plugins-dir=DIR, or --plugins-dir= to load no plugins"));
@@ -217,7 +239,8 @@ class OperatorOptionsTest {
     assertThat(OperatorOptions.environmentVariable("--kube-api-qps")).isEqualTo("STINT_KUBE_API_QPS");
     assertThat(OperatorOptions.USAGE).contains("--namespaces=a,b", "--leader-election=B",
         "--leader-election-namespace=NS", "--leader-election-id=NAME", "--metrics-port=N", "--health-port=N",
-        "--kube-api-qps=N", "--kube-api-burst=N", "--log-format=text|json", "STINT_KUBE_API_QPS");
+        "--kube-api-qps=N", "--kube-api-burst=N", "--log-format=text|json", "STINT_KUBE_API_QPS",
+        "--kueue=off|native", "--kueue-manage-jobs-without-queue-name");
   }
 
   private static List<String> split(String args) {

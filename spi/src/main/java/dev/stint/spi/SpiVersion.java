@@ -32,7 +32,7 @@ public record SpiVersion(int major, int minor) {
   public static final String MANIFEST_ATTRIBUTE = "Stint-Spi-Version";
 
   /** The SPI version of this artifact: what the operator it ships with implements. */
-  public static final SpiVersion CURRENT = new SpiVersion(1, 0);
+  public static final SpiVersion CURRENT = new SpiVersion(1, 1);
 
   private static final Pattern FORMAT = Pattern.compile("(\\d{1,4})\\.(\\d{1,4})");
 

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 
 /**
  * A training framework: one job kind that Stint runs. The engine in Stint's core owns everything generic (pods,
@@ -155,6 +156,17 @@ public interface TrainingFramework<J extends TrainingJob<?>> {
    */
   default boolean failureIsFatal(J job, String replicaType) {
     return true;
+  }
+
+  /**
+   * The fewest replicas of a type the job can run with, when it can run with fewer than its spec asks (an elastic
+   * PyTorchJob's workers: {@code elasticPolicy.minReplicas}); empty, the default, when it needs them all. With Kueue
+   * in native mode this lets Kueue admit the job partially: the type's podSet gets {@code minCount}, and the engine
+   * runs the admitted count. Kueue allows it on one podSet of a job: the first type, in {@link #replicaTypes} order,
+   * that has one. Added in SPI 1.1.
+   */
+  default OptionalInt minReplicas(J job, String replicaType) {
+    return OptionalInt.empty();
   }
 
   /** Convenience for implementations: the replica spec of a type, or null. */

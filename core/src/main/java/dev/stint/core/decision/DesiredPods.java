@@ -1,5 +1,6 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.kueue.PodSetInfo;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
@@ -41,11 +42,35 @@ final class DesiredPods {
     podSpec.setRestartPolicy(RestartPolicies.podRestartPolicy(policy));
     pod.setSpec(podSpec);
     addDefaultPort(ctx, podSpec);
+    ctx.gate().podSet(replica.type()).ifPresent(info -> admitted(pod, info));
     ctx.framework().wire(ctx.job(), replica, pod);
     if (ctx.settings().gangScheduling()) {
       GangScheduling.decorate(ctx, replica, pod);
     }
     return pod;
+  }
+
+  /**
+   * What Kueue's admission puts into the pods ({@code podset.Merge}): the flavors' node labels and tolerations, the
+   * admission checks' updates, Kueue's labels and annotation. Built into the pod, never into the job: once evicted,
+   * the job's pods are made from the templates as they are.
+   */
+  private static void admitted(Pod pod, PodSetInfo info) {
+    ObjectMeta meta = pod.getMetadata();
+    meta.setLabels(merged(meta.getLabels(), info.labels()));
+    meta.setAnnotations(merged(meta.getAnnotations(), info.annotations()));
+    pod.getSpec().setNodeSelector(merged(pod.getSpec().getNodeSelector(), info.nodeSelector()));
+    pod.getSpec().setTolerations(PodSetInfo.withTolerations(pod.getSpec().getTolerations(), info.tolerations()));
+  }
+
+  /** Kueue's value wins over the template's for the same key, as the admission decided on it. */
+  private static Map<String, String> merged(Map<String, String> existing, Map<String, String> added) {
+    if (added.isEmpty()) {
+      return existing;
+    }
+    Map<String, String> result = existing == null ? new LinkedHashMap<>() : new LinkedHashMap<>(existing);
+    result.putAll(added);
+    return result;
   }
 
   private static <J extends TrainingJob<?>> Map<String, String> labels(JobContext<J> ctx, ReplicaId replica,

@@ -1,12 +1,23 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.kueue.KueueSettings;
+
 /**
  * Operator-wide settings that change decisions, the same for every kind.
  *
  * @param gangScheduler null for none; {@code volcano} for Volcano PodGroups; any other name for a scheduler-plugins
  *     (coscheduling) scheduler of that name, as the Kubeflow training operator's {@code --gang-scheduler-name}
+ * @param kueue whether Stint speaks Kueue's Workload protocol itself ({@code --kueue})
  */
-public record EngineSettings(String gangScheduler) {
+public record EngineSettings(String gangScheduler, KueueSettings kueue) {
+
+  public EngineSettings(String gangScheduler) {
+    this(gangScheduler, KueueSettings.OFF);
+  }
+
+  public EngineSettings {
+    kueue = kueue == null ? KueueSettings.OFF : kueue;
+  }
 
   public static EngineSettings defaults() {
     return new EngineSettings(null);

@@ -1,5 +1,7 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.kueue.KueueGate;
+import dev.stint.core.kueue.PodSetInfo;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingFramework;
@@ -27,13 +29,20 @@ public final class JobContext<J extends TrainingJob<?>> {
   private final Instant now;
   private final Map<String, ReplicaSpec> replicaSpecs;
   private final EngineSettings settings;
+  private final KueueGate gate;
 
   public JobContext(J job, TrainingFramework<J> framework, Instant now) {
     this(job, framework, now, EngineSettings.defaults());
   }
 
   public JobContext(J job, TrainingFramework<J> framework, Instant now, EngineSettings settings) {
+    this(job, framework, now, settings, KueueGate.NOT_QUEUED);
+  }
+
+  /** @param gate whether Kueue lets the job's pods run now, and what they carry ({@code --kueue=native}) */
+  public JobContext(J job, TrainingFramework<J> framework, Instant now, EngineSettings settings, KueueGate gate) {
     this.settings = settings;
+    this.gate = gate;
     this.job = job;
     this.framework = framework;
     this.kind = HasMetadata.getKind(framework.jobType());
@@ -55,6 +64,7 @@ public final class JobContext<J extends TrainingJob<?>> {
 
   public J job() { return job; }
   public EngineSettings settings() { return settings; }
+  public KueueGate gate() { return gate; }
   public TrainingFramework<J> framework() { return framework; }
   public String kind() { return kind; }
   public String name() { return job.getMetadata().getName(); }
@@ -89,11 +99,16 @@ public final class JobContext<J extends TrainingJob<?>> {
     return policy == null || policy.isEmpty() ? framework.defaultRestartPolicy(type) : policy;
   }
 
-  /** The desired replicas of a replica type, with the framework default applied. */
+  /**
+   * The desired replicas of a replica type, with the framework default applied; for a job admitted by Kueue, the
+   * admitted count when it is lower (partial admission).
+   */
   public int replicas(String type) {
     ReplicaSpec spec = replicaSpecs.get(type);
     Integer replicas = spec == null ? null : spec.getReplicas();
-    return replicas == null ? framework.defaultReplicas(type) : replicas;
+    int desired = replicas == null ? framework.defaultReplicas(type) : replicas;
+    Integer admitted = gate.podSet(type).map(PodSetInfo::count).orElse(null);
+    return admitted == null ? desired : Math.min(desired, admitted);
   }
 
   /** The pod (and per-pod service) name of a replica, as the framework names it. */

@@ -1,5 +1,6 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.kueue.KueueGate;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -38,6 +39,11 @@ public final class JobDecider {
     }
     if (ctx.runPolicy().suspended()) {
       SuspendPolicy.suspend(out, observed);
+      return out.build();
+    }
+    if (ctx.gate() instanceof KueueGate.Held held) {
+      // queued by Kueue: no pod until the Workload is admitted, whatever suspend says
+      SuspendPolicy.hold(out, observed, held.reason(), held.message());
       return out.build();
     }
     if (status.isTrue(ConditionType.Suspended.name())) {

@@ -17,6 +17,18 @@ final class SuspendPolicy {
 
   static <J extends TrainingJob<?>> void suspend(DecisionBuilder<J> out, Observed observed) {
     JobContext<J> ctx = out.ctx();
+    hold(out, observed, "Suspended", ctx.kind() + " " + ctx.name() + " is suspended.");
+  }
+
+  /**
+   * Suspends the job for a reason of the engine's (Kueue has not admitted it, or evicted it), as for the user's
+   * {@code suspend}; the conditions say why.
+   *
+   * @param reasonSuffix the conditions' reason after the kind ({@code WaitingForAdmission})
+   */
+  static <J extends TrainingJob<?>> void hold(DecisionBuilder<J> out, Observed observed, String reasonSuffix,
+                                              String message) {
+    JobContext<J> ctx = out.ctx();
     for (Pod pod : observed.pods()) {
       if (pod.getMetadata().getDeletionTimestamp() == null) {
         out.act(new Action.DeletePod(pod.getMetadata().getName(), "job suspended"));
@@ -29,16 +41,17 @@ final class SuspendPolicy {
       rs.setActive(0);
       rs.setTerminating(countOf(observed, type));
     });
-    String message = ctx.kind() + " " + ctx.name() + " is suspended.";
     if (out.status().isTrue(ConditionType.Running.name())) {
-      out.condition(ConditionType.Running, false, "Suspended", message);
+      out.condition(ConditionType.Running, false, reasonSuffix, message);
     }
     if (!out.status().isTrue(ConditionType.Suspended.name())) {
-      out.condition(ConditionType.Suspended, true, "Suspended", message);
+      out.condition(ConditionType.Suspended, true, reasonSuffix, message);
       if (out.status().getStartTime() != null) {
         int previous = out.status().getSuspensions() == null ? 0 : out.status().getSuspensions();
         out.status().setSuspensions(previous + 1);
       }
+    } else {
+      out.condition(ConditionType.Suspended, true, reasonSuffix, message); // why it waits changed (evicted, queued)
     }
   }
 

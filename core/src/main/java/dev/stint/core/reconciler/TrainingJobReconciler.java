@@ -15,6 +15,7 @@ import dev.stint.core.kube.ChildRefused;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
+import dev.stint.core.kueue.KueueLink;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
@@ -67,10 +68,19 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final EngineSettings settings;
   private final JobLifecycleMetrics lifecycle;
   private final RetryingJobs retrying = new RetryingJobs();
+  private final KueueLink<J> kueue;
 
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
                                EventRecorder events, boolean serverSideApply, EngineSettings settings,
                                JobLifecycleMetrics lifecycle) {
+    this(framework, clock, applier, events, serverSideApply, settings, lifecycle, KueueLink.off(framework));
+  }
+
+  /** @param kueue the kind's Workloads in {@code --kueue=native} mode ({@link KueueLink#off} otherwise) */
+  public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
+                               EventRecorder events, boolean serverSideApply, EngineSettings settings,
+                               JobLifecycleMetrics lifecycle, KueueLink<J> kueue) {
+    this.kueue = kueue;
     this.settings = settings;
     this.lifecycle = lifecycle;
     this.framework = framework;
@@ -104,6 +114,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     if (settings.gangScheduling()) {
       sources.add(podGroupInformer(context));
     }
+    kueue.eventSource(context).ifPresent(sources::add);
     return sources;
   }
 
@@ -137,13 +148,14 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     try (JobLogContext logContext = JobLogContext.of(kind, job)) {
       Instant decidedAt = clock.instant();
       Observed observed = observe(job, context);
+      KueueLink.Followed queueing = kueue.follow(job);
       Decision decision;
       try {
-        decision = JobDecider.decide(new JobContext<>(job, guarded, decidedAt, settings), observed);
+        decision = JobDecider.decide(new JobContext<>(job, guarded, decidedAt, settings, queueing.gate()), observed);
       } catch (FrameworkFailure e) {
         decision = frameworkFailed(job, e, observed, decidedAt);
       }
-      return actOrFail(job, decision, observed, decidedAt);
+      return actOrFail(job, decision, observed, queueing, decidedAt);
     } finally {
       forgetIfGone(job, context);
     }
@@ -173,6 +185,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     statusWriter.forget(uid);
     retrying.forget(uid);
     lifecycle.forget(uid);
+    kueue.jobGone(uid);
   }
 
   /**
@@ -193,18 +206,19 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
    * {@code Failed} at once, with the failure's words; a refusal that heals is retried with capped backoff, and the
    * job says so in a {@code ReplicaFailure} condition and one event per distinct cause.
    */
-  private UpdateControl<J> actOrFail(J job, Decision decision, Observed observed, Instant now) {
+  private UpdateControl<J> actOrFail(J job, Decision decision, Observed observed, KueueLink.Followed queueing,
+                                     Instant now) {
     Decision current = decision;
     try {
       try {
-        return act(job, current, observed, now);
+        return act(job, current, observed, queueing, now);
       } catch (ChildRefused e) {
         lifecycle.failedToCreate(kind);
         current = withCleanup(job, JobDecider.failedToCreate(job, e.getMessage(), now), observed, now);
       } catch (FrameworkFailure e) {
         current = frameworkFailed(job, e, observed, now);
       }
-      return act(job, current, observed, now); // a failed job's decision creates nothing, so cannot fail so again
+      return act(job, current, observed, queueing, now); // a failed job's decision creates nothing, so cannot fail so again
     } catch (KubernetesClientException e) {
       if (stopping(e)) {
         throw e; // the operator is stopping: not the API server's refusal
@@ -319,8 +333,9 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       }
     }
     if (settings.gangScheduling()) {
-      context.getSecondaryResources(GenericKubernetesResource.class).stream().filter(r -> ownedBy(r, uid))
-          .forEach(supporting::add);
+      // PodGroups only: Workloads are generic resources too
+      context.getSecondaryResources(GenericKubernetesResource.class).stream()
+          .filter(r -> "PodGroup".equals(r.getKind()) && ownedBy(r, uid)).forEach(supporting::add);
     }
     return new Observed(
         context.getSecondaryResources(Pod.class).stream().filter(p -> ownedBy(p, uid)).toList(), services, supporting);
@@ -331,7 +346,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         .anyMatch(r -> uid.equals(r.getUid()) && Boolean.TRUE.equals(r.getController()));
   }
 
-  private UpdateControl<J> act(J job, Decision decision, Observed observed, Instant decidedAt) {
+  private UpdateControl<J> act(J job, Decision decision, Observed observed, KueueLink.Followed queueing,
+                               Instant decidedAt) {
     if (decision.status() == null) {
       return UpdateControl.noUpdate();
     }
@@ -355,6 +371,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     lifecycle.record(job.getMetadata().getUid(), kind, job.getStatus() == null ? new JobStatus() : job.getStatus(),
         status, observed.pods().size(), decidedAt);
     applier.apply(job, ActionApplier.afterStatus(decision.actions()), events);
+    kueue.sync(job, queueing, status, observed.pods(), decidedAt);
     if (retrying.recovered(job.getMetadata().getUid())) {
       LOG.info("The API server accepts the job's changes again");
     }

@@ -84,12 +84,12 @@ class PluginDirDiscoveryTest {
             "its manifest has no Plugin-Version"),
         broken("a manifest without Stint-Spi-Version", p -> testPlugin(p).manifest("Stint-Spi-Version", null),
             "its manifest has no Stint-Spi-Version (the Stint SPI version it was built against; this operator "
-                + "implements 1.0)"),
+                + "implements 1.1)"),
         broken("another major SPI version", p -> testPlugin(p).manifest("Stint-Spi-Version", "2.0"),
-            "built against Stint SPI 2.0, which this operator (SPI 1.0) cannot run; it runs only plugins built "
-                + "against 1.0"),
-        broken("a newer minor SPI version", p -> testPlugin(p).manifest("Stint-Spi-Version", "1.1"),
-            "built against Stint SPI 1.1, which this operator (SPI 1.0) cannot run"),
+            "built against Stint SPI 2.0, which this operator (SPI 1.1) cannot run; it runs plugins built "
+                + "against 1.0 to 1.1"),
+        broken("a newer minor SPI version", p -> testPlugin(p).manifest("Stint-Spi-Version", "1.2"),
+            "built against Stint SPI 1.2, which this operator (SPI 1.1) cannot run"),
         broken("an SPI version that is not one", p -> testPlugin(p).manifest("Stint-Spi-Version", "latest"),
             "its Stint-Spi-Version 'latest' is not a version of the form MAJOR.MINOR"),
         broken("no services entry", p -> TestPluginJar.of(p).classes(TestFramework.class),

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * Kubeflow's PyTorchJob ({@code kubeflow.org/v1}): a Master and Workers wired for {@code torch.distributed} and
@@ -103,6 +104,16 @@ public class PyTorchFramework implements TrainingFramework<PyTorchJob> {
       initContainers.add(initContainer.waitingFor(master));
       podSpec.setInitContainers(initContainers);
     }
+  }
+
+  /** An elastic job runs with as few as {@code elasticPolicy.minReplicas} workers: Kueue may admit it partially. */
+  @Override
+  public OptionalInt minReplicas(PyTorchJob job, String replicaType) {
+    ElasticPolicy elastic = job.getSpec() == null ? null : job.getSpec().getElasticPolicy();
+    if (!PyTorchJobSpec.WORKER.equals(replicaType) || elastic == null || elastic.getMinReplicas() == null) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(elastic.getMinReplicas());
   }
 
   @Override

@@ -53,6 +53,26 @@ class PyTorchFrameworkTest {
     assertThatThrownBy(() -> new PyTorchFramework("alpine:3.10", 0)).isInstanceOf(IllegalArgumentException.class);
   }
 
+  static Stream<Arguments> minReplicas() {
+    PyTorchJob elastic = TestPyTorchJobs.job("j").workers(4).elastic(e -> {
+      e.setMinReplicas(2);
+      e.setMaxReplicas(4);
+    }).build();
+    PyTorchJob fixed = TestPyTorchJobs.job("j").master(1).workers(4).build();
+    return Stream.of(
+        Arguments.of("elastic workers", elastic, "Worker", java.util.OptionalInt.of(2)),
+        Arguments.of("a fixed job's workers", fixed, "Worker", java.util.OptionalInt.empty()),
+        Arguments.of("a master", fixed, "Master", java.util.OptionalInt.empty()));
+  }
+
+  /** What Kueue may admit partially in native mode: only an elastic job's workers, down to minReplicas. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("minReplicas")
+  void minReplicasAreTheElasticMinimumOfWorkers(String name, PyTorchJob job, String type,
+                                                java.util.OptionalInt expected) {
+    assertThat(framework.minReplicas(job, type)).isEqualTo(expected);
+  }
+
   static Stream<Arguments> leaders() {
     PyTorchJob withMaster = TestPyTorchJobs.job("j").master(1).workers(2).build();
     PyTorchJob workersOnly = TestPyTorchJobs.job("j").workers(2).build();

@@ -184,7 +184,7 @@ class JaxPluginTest {
     try (PluginDirDiscovery scan = PluginDirDiscovery.scan(other)) {
       assertThat(scan.frameworks()).isEmpty();
       assertThat(scan.skipped()).containsExactly(new SkippedPlugin(newer, "built against Stint SPI 2.0, which this "
-          + "operator (SPI 1.0) cannot run; it runs only plugins built against 1.0"));
+          + "operator (SPI 1.1) cannot run; it runs plugins built against 1.0 to 1.1"));
       assertThat(FrameworkSelection.select(builtIns(), List.of()).registry().byName("pytorch")).isPresent();
     }
   }

@@ -1,0 +1,154 @@
+package dev.stint.core.kueue;
+
+import dev.stint.core.decision.JobEvent;
+import dev.stint.core.kube.EventRecorder;
+import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One kind's link to Kueue in native mode: the Workloads' informer, the gate of each job (read before the engine
+ * decides) and the Workload writes after it acted. With Kueue off it watches nothing and every job is not queued.
+ */
+public final class KueueLink<J extends TrainingJob<?>> {
+  private static final Logger LOG = LoggerFactory.getLogger(KueueLink.class);
+  private final TrainingFramework<J> framework;
+  private final KueueSettings settings;
+  private final FlavorCache flavors;
+  private final WorkloadWriter writer;
+  private final String kind;
+  private final EventRecorder events;
+  /** Jobs told about a Workload that is not Stint's, told once each (dropped when the job goes). */
+  private final Set<String> toldForeign = ConcurrentHashMap.newKeySet();
+  private volatile InformerEventSource<GenericKubernetesResource, J> workloads;
+
+  /**
+   * A job's queueing as read before a pass.
+   *
+   * @param workload its Workload; null when it has none (or is not queued)
+   */
+  public record Followed(boolean queued, WorkloadView workload, KueueGate gate) {
+    static final Followed NOT_QUEUED = new Followed(false, null, KueueGate.NOT_QUEUED);
+  }
+
+  /** @param events where a Workload that is not Stint's is reported */
+  public KueueLink(TrainingFramework<J> framework, KueueSettings settings, FlavorCache flavors,
+                   WorkloadWriter writer, EventRecorder events) {
+    this.events = events;
+    this.framework = framework;
+    this.settings = settings;
+    this.flavors = flavors;
+    this.writer = writer;
+    this.kind = HasMetadata.getKind(framework.jobType());
+  }
+
+  /** Kueue off: a link that follows nothing. */
+  public static <J extends TrainingJob<?>> KueueLink<J> off(TrainingFramework<J> framework) {
+    return new KueueLink<>(framework, KueueSettings.OFF, null, null, null);
+  }
+
+  /** The informer of the kind's Workloads (those Stint created, by their label), in native mode. */
+  public Optional<EventSource<GenericKubernetesResource, J>> eventSource(EventSourceContext<J> context) {
+    if (!settings.nativeMode()) {
+      return Optional.empty();
+    }
+    var config = InformerEventSourceConfiguration.from(new GroupVersionKind(KueueApi.GROUP, KueueApi.VERSION,
+            "Workload"), context.getPrimaryResourceClass())
+        .withName(framework.name() + "-workloads")
+        .withLabelSelector("training.kubeflow.org/operator-name=" + framework.controllerName())
+        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
+        .build();
+    workloads = new InformerEventSource<>(config, context);
+    return Optional.of(workloads);
+  }
+
+  /** Whether the job is queued, its Workload, and whether its pods may run. */
+  public Followed follow(J job) {
+    if (!WorkloadFor.queued(job, settings, framework.managedByValue()) || workloads == null) {
+      return Followed.NOT_QUEUED;
+    }
+    WorkloadView workload = workloadOf(job).map(WorkloadView::of).orElse(null);
+    // the flavors matter only once admitted: most passes of a queued job are not
+    var known = workload != null && workload.admission() != null ? flavors.flavors() : Map.<String, Flavor>of();
+    KueueGate gate = KueueGate.of(kind, job.getMetadata().getName(), WorkloadFor.queueName(job), workload, known);
+    return new Followed(true, workload, gate);
+  }
+
+  /** Brings the Workload in line with the pass just made. */
+  public void sync(J job, Followed followed, JobStatus next, List<Pod> pods, Instant now) {
+    if (!followed.queued()) {
+      return;
+    }
+    boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
+        && job.getSpec().runPolicy().suspended();
+    List<WorkloadWrite> writes = WorkloadSync.decide(followed.workload(), next, suspended, pods, now);
+    if (writes.isEmpty()) {
+      return;
+    }
+    try {
+      writer.apply(job, framework, followed.workload(), writes);
+    } catch (WorkloadWriter.ForeignWorkloadException e) {
+      foreignWorkload(job, e.workload());
+    }
+  }
+
+  /**
+   * Kueue's own integration made the job's Workload: said once, as an event on the job and a log line naming the
+   * settings to change. The job keeps waiting: Stint runs it only on a Workload of its own.
+   */
+  private void foreignWorkload(J job, String workload) {
+    if (!toldForeign.add(job.getMetadata().getUid())) {
+      return;
+    }
+    String external = kind + "." + HasMetadata.getVersion(framework.jobType()) + "."
+        + HasMetadata.getGroup(framework.jobType());
+    String message = "Workload " + workload + " of this job was not created by Stint: Kueue's own integration for "
+        + kind + " is on. With --kueue=native, remove " + HasMetadata.getGroup(framework.jobType()) + "/"
+        + kind.toLowerCase(Locale.ROOT) + " from Kueue's integrations.frameworks and list " + external
+        + " in integrations.externalFrameworks; the job waits until then.";
+    LOG.warn(message);
+    events.record(job, JobEvent.warning(kind + "WorkloadNotStints", message));
+  }
+
+  /** The job of that uid is gone: its Workloads' finalizers go too, or Kueue would hold their quota for ever. */
+  public void jobGone(String uid) {
+    InformerEventSource<GenericKubernetesResource, J> source = workloads;
+    toldForeign.remove(uid);
+    if (source == null) {
+      return;
+    }
+    source.list(w -> w.getMetadata().getLabels() != null
+        && uid.equals(w.getMetadata().getLabels().get(KueueApi.JOB_UID_LABEL))).forEach(writer::releaseLater);
+  }
+
+  private Optional<GenericKubernetesResource> workloadOf(J job) {
+    String uid = job.getMetadata().getUid();
+    String name = KueueApi.workloadName(kind, HasMetadata.getGroup(framework.jobType()), job.getMetadata().getName(),
+        uid);
+    // Kueue's name first; another Workload the job controls (one re-created under a new name) after it
+    return workloads.getSecondaryResources(job).stream()
+        .filter(w -> w.getMetadata().getOwnerReferences() != null && w.getMetadata().getOwnerReferences().stream()
+            .anyMatch(r -> uid.equals(r.getUid()) && Boolean.TRUE.equals(r.getController())))
+        .min(Comparator.comparing((GenericKubernetesResource w) -> !name.equals(w.getMetadata().getName()))
+            .thenComparing(w -> w.getMetadata().getName()));
+  }
+}

@@ -1,0 +1,182 @@
+package dev.stint.core.kueue;
+
+import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The Workload of a queued job, as Kueue's own integration would build it ({@code jobframework.ConstructWorkload}):
+ * Kueue's name, the job as controller owner, Kueue's finalizer and job-uid label, the queue, one podSet per replica
+ * type in the kind's order (lower-case names, counts, templates) and the priority. Pure; the same for every kind, so
+ * plugin kinds get it with no code of their own.
+ */
+public final class WorkloadFor {
+
+  /** A priority class a job asks for: a Kueue WorkloadPriorityClass or a pod PriorityClass. */
+  public record PriorityRef(String group, String kind, String name) {
+    static PriorityRef workloadPriorityClass(String name) {
+      return new PriorityRef(KueueApi.GROUP, "WorkloadPriorityClass", name);
+    }
+
+    static PriorityRef podPriorityClass(String name) {
+      return new PriorityRef("scheduling.k8s.io", "PriorityClass", name);
+    }
+  }
+
+  /** The Workload's priority: the class and its value (Kueue orders by {@code spec.priority} alone). */
+  public record Priority(PriorityRef ref, int value) {
+    /** No class: priority 0. */
+    public static final Priority NONE = new Priority(null, 0);
+  }
+
+  private WorkloadFor() { }
+
+  /** Whether a job gets a Workload: native mode, and a queue label or every job managed; never another's job. */
+  public static boolean queued(TrainingJob<?> job, KueueSettings settings, String managedByValue) {
+    if (!settings.nativeMode()) {
+      return false;
+    }
+    var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
+    String managedBy = runPolicy == null ? null : runPolicy.getManagedBy();
+    if (managedBy != null && !managedBy.equals(managedByValue)) {
+      return false;
+    }
+    return queueName(job) != null || settings.manageJobsWithoutQueueName();
+  }
+
+  /** The job's {@code kueue.x-k8s.io/queue-name} label, or null. */
+  public static String queueName(HasMetadata job) {
+    Map<String, String> labels = job.getMetadata().getLabels();
+    String queue = labels == null ? null : labels.get(KueueApi.QUEUE_NAME_LABEL);
+    return queue == null || queue.isBlank() ? null : queue;
+  }
+
+  /**
+   * The priority class the job asks for: the {@code kueue.x-k8s.io/priority-class} label (a WorkloadPriorityClass);
+   * else its pods' class: {@code runPolicy.schedulingPolicy.priorityClass}, else the first template's
+   * {@code priorityClassName} in the kind's order.
+   */
+  public static <J extends TrainingJob<?>> Optional<PriorityRef> priorityClass(J job, TrainingFramework<J> framework) {
+    Map<String, String> labels = job.getMetadata().getLabels();
+    if (labels != null && labels.get(KueueApi.PRIORITY_CLASS_LABEL) != null) {
+      return Optional.of(PriorityRef.workloadPriorityClass(labels.get(KueueApi.PRIORITY_CLASS_LABEL)));
+    }
+    var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
+    if (runPolicy != null && runPolicy.getSchedulingPolicy() != null
+        && runPolicy.getSchedulingPolicy().getPriorityClass() != null) {
+      return Optional.of(PriorityRef.podPriorityClass(runPolicy.getSchedulingPolicy().getPriorityClass()));
+    }
+    return orderedSpecs(job, framework).values().stream()
+        .map(spec -> spec.getTemplate() == null || spec.getTemplate().getSpec() == null ? null
+            : spec.getTemplate().getSpec().getPriorityClassName())
+        .filter(name -> name != null && !name.isBlank()).findFirst().map(PriorityRef::podPriorityClass);
+  }
+
+  /** The Workload of a queued job. */
+  public static <J extends TrainingJob<?>> GenericKubernetesResource of(J job, TrainingFramework<J> framework,
+                                                                       Priority priority) {
+    String kind = HasMetadata.getKind(framework.jobType());
+    ObjectMeta meta = new ObjectMeta();
+    meta.setName(KueueApi.workloadName(kind, HasMetadata.getGroup(framework.jobType()), job.getMetadata().getName(),
+        job.getMetadata().getUid()));
+    meta.setNamespace(job.getMetadata().getNamespace());
+    meta.setFinalizers(List.of(KueueApi.FINALIZER));
+    meta.setLabels(Map.of(KueueApi.JOB_UID_LABEL, job.getMetadata().getUid(),
+        "training.kubeflow.org/operator-name", framework.controllerName()));
+    meta.setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(HasMetadata.getApiVersion(
+        framework.jobType())).withKind(kind).withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid())
+        .withController(true).withBlockOwnerDeletion(true).build()));
+    Map<String, Object> spec = new LinkedHashMap<>();
+    if (queueName(job) != null) {
+      spec.put("queueName", queueName(job));
+    }
+    spec.put("podSets", podSets(job, framework));
+    if (priority.ref() != null) {
+      spec.put("priorityClassRef", Map.of("group", priority.ref().group(), "kind", priority.ref().kind(),
+          "name", priority.ref().name()));
+      spec.put("priority", priority.value());
+    }
+    maxExecutionSeconds(job).ifPresent(seconds -> spec.put("maximumExecutionTimeSeconds", seconds));
+    // a job created suspended queues only once resumed (a user's suspend is spec.active=false)
+    boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
+        && job.getSpec().runPolicy().suspended();
+    spec.put("active", !suspended);
+    if (suspended) {
+      meta.setAnnotations(Map.of(KueueApi.DEACTIVATED_BY_SUSPEND, "true"));
+    }
+    GenericKubernetesResource workload = new GenericKubernetesResource();
+    workload.setApiVersion(KueueApi.API_VERSION);
+    workload.setKind("Workload");
+    workload.setMetadata(meta);
+    workload.setAdditionalProperty("spec", spec);
+    return workload;
+  }
+
+  /** One podSet per replica type; {@code minCount} on the first that can run with fewer (Kueue allows one). */
+  private static <J extends TrainingJob<?>> List<Map<String, Object>> podSets(J job, TrainingFramework<J> framework) {
+    List<Map<String, Object>> podSets = new ArrayList<>();
+    boolean minCountSet = false;
+    for (Map.Entry<String, ReplicaSpec> entry : orderedSpecs(job, framework).entrySet()) {
+      String type = entry.getKey();
+      ReplicaSpec spec = entry.getValue();
+      int count = spec.getReplicas() == null ? framework.defaultReplicas(type) : spec.getReplicas();
+      Map<String, Object> podSet = new LinkedHashMap<>();
+      podSet.put("name", type.toLowerCase(Locale.ROOT));
+      podSet.put("count", count);
+      OptionalInt min = framework.minReplicas(job, type);
+      if (!minCountSet && min.isPresent() && min.getAsInt() >= 1 && min.getAsInt() < count) {
+        podSet.put("minCount", min.getAsInt());
+        minCountSet = true;
+      }
+      podSet.put("template", template(spec.getTemplate()));
+      podSets.add(podSet);
+    }
+    return podSets;
+  }
+
+  /** The template with only the metadata a Workload allows (labels and annotations). */
+  private static Object template(PodTemplateSpec template) {
+    PodTemplateSpec copy = template == null ? new PodTemplateSpec() : Serialization.clone(template);
+    ObjectMeta meta = new ObjectMeta();
+    if (copy.getMetadata() != null) {
+      meta.setLabels(copy.getMetadata().getLabels());
+      meta.setAnnotations(copy.getMetadata().getAnnotations());
+    }
+    copy.setMetadata(meta);
+    return Serialization.unmarshal(Serialization.asJson(copy), Map.class);
+  }
+
+  private static Optional<Integer> maxExecutionSeconds(HasMetadata job) {
+    Map<String, String> labels = job.getMetadata().getLabels();
+    String value = labels == null ? null : labels.get(KueueApi.MAX_EXEC_TIME_LABEL);
+    try {
+      return value == null ? Optional.empty() : Optional.of(Integer.parseInt(value.trim())).filter(s -> s > 0);
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Replica specs in the kind's order; types the kind does not know are left out (validation refuses them). */
+  private static <J extends TrainingJob<?>> Map<String, ReplicaSpec> orderedSpecs(J job,
+                                                                                TrainingFramework<J> framework) {
+    Map<String, ReplicaSpec> raw = job.getSpec() == null ? null : job.getSpec().replicaSpecs();
+    Map<String, ReplicaSpec> ordered = new LinkedHashMap<>();
+    if (raw != null) {
+      framework.replicaTypes().stream().filter(raw::containsKey).forEach(t -> ordered.put(t, raw.get(t)));
+    }
+    return ordered;
+  }
+}

@@ -1,0 +1,114 @@
+package dev.stint.core.kueue;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What Stint reads of a Workload: a typed view of the generic object, so that the decisions stay pure and Kueue's
+ * fields Stint does not know survive every write (Stint only patches).
+ *
+ * @param admission null while no quota is reserved
+ * @param podSetUpdates every admission check's {@code podSetUpdates}, in order
+ */
+public record WorkloadView(String name, String resourceVersion, Long generation, boolean deleting,
+                           List<String> finalizers, Map<String, String> annotations, String queueName, boolean active,
+                           List<WorkloadCondition> conditions, Admission admission,
+                           List<PodSetUpdate> podSetUpdates) {
+
+  /** {@code status.admission}. */
+  public record Admission(String clusterQueue, List<PodSetAssignment> podSetAssignments) { }
+
+  /** One {@code podSetAssignments[]}: the flavor of each resource, and the admitted count (null: the spec's). */
+  public record PodSetAssignment(String name, Map<String, String> flavors, Integer count) { }
+
+  /** One admission check's {@code podSetUpdates[]}. */
+  public record PodSetUpdate(String name, Map<String, String> labels, Map<String, String> annotations,
+                             Map<String, String> nodeSelector, List<Toleration> tolerations) { }
+
+  public Optional<WorkloadCondition> condition(String type) {
+    return conditions.stream().filter(c -> type.equals(c.type())).findFirst();
+  }
+
+  public boolean isTrue(String type) {
+    return condition(type).map(WorkloadCondition::isTrue).orElse(false);
+  }
+
+  public boolean hasFinalizer() {
+    return finalizers.contains(KueueApi.FINALIZER);
+  }
+
+  /** Reads the fields Stint needs; anything missing reads as Kubernetes' default. */
+  public static WorkloadView of(GenericKubernetesResource workload) {
+    Map<String, Object> spec = map(workload.getAdditionalProperties().get("spec"));
+    Map<String, Object> status = map(workload.getAdditionalProperties().get("status"));
+    var meta = workload.getMetadata();
+    List<WorkloadCondition> conditions = new ArrayList<>();
+    list(status.get("conditions")).forEach(c -> conditions.add(WorkloadCondition.of(map(c))));
+    List<PodSetUpdate> updates = new ArrayList<>();
+    for (Object check : list(status.get("admissionChecks"))) {
+      for (Object u : list(map(check).get("podSetUpdates"))) {
+        Map<String, Object> update = map(u);
+        updates.add(new PodSetUpdate(string(update.get("name")), strings(update.get("labels")),
+            strings(update.get("annotations")), strings(update.get("nodeSelector")),
+            tolerations(update.get("tolerations"))));
+      }
+    }
+    return new WorkloadView(meta.getName(), meta.getResourceVersion(), meta.getGeneration(),
+        meta.getDeletionTimestamp() != null,
+        meta.getFinalizers() == null ? List.of() : List.copyOf(meta.getFinalizers()),
+        Map.copyOf(strings(meta.getAnnotations())), string(spec.get("queueName")),
+        !Boolean.FALSE.equals(spec.get("active")), List.copyOf(conditions), admission(status.get("admission")),
+        List.copyOf(updates));
+  }
+
+  private static Admission admission(Object value) {
+    if (!(value instanceof Map<?, ?>)) {
+      return null;
+    }
+    Map<String, Object> admission = map(value);
+    List<PodSetAssignment> assignments = new ArrayList<>();
+    for (Object a : list(admission.get("podSetAssignments"))) {
+      Map<String, Object> assignment = map(a);
+      Object count = assignment.get("count");
+      assignments.add(new PodSetAssignment(string(assignment.get("name")), strings(assignment.get("flavors")),
+          count instanceof Number n ? n.intValue() : null));
+    }
+    return new Admission(string(admission.get("clusterQueue")), List.copyOf(assignments));
+  }
+
+  static List<Toleration> tolerations(Object value) {
+    List<Toleration> tolerations = new ArrayList<>();
+    list(value).forEach(t -> tolerations.add(Serialization.unmarshal(Serialization.asJson(t), Toleration.class)));
+    return List.copyOf(tolerations);
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> map(Object value) {
+    return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+  }
+
+  static List<?> list(Object value) {
+    return value instanceof List<?> l ? l : List.of();
+  }
+
+  /** The entries of a map with a value, as strings. */
+  static Map<String, String> strings(Object value) {
+    Map<String, String> result = new LinkedHashMap<>();
+    map(value).forEach((k, v) -> {
+      if (v != null) {
+        result.put(k, string(v));
+      }
+    });
+    return result;
+  }
+
+  private static String string(Object value) {
+    return value == null ? null : value.toString();
+  }
+}

@@ -1,0 +1,28 @@
+package dev.stint.core.kueue;
+
+import java.util.Map;
+
+/** A change to a job's Workload that {@link WorkloadSync} asks the I/O edge ({@link WorkloadWriter}) to make. */
+public sealed interface WorkloadWrite {
+
+  /** Create the job's Workload ({@link WorkloadFor}), its priority looked up first. */
+  record Create() implements WorkloadWrite { }
+
+  /** Set {@code spec.active}; {@code bySuspend} marks (or unmarks) it as the user's suspension. */
+  record SetActive(boolean active) implements WorkloadWrite { }
+
+  /**
+   * Apply one status condition with server-side apply under a field manager of its own, which then owns that
+   * condition alone (a merge patch of one condition would replace Kueue's whole list).
+   */
+  record ApplyCondition(WorkloadCondition condition, String fieldManager) implements WorkloadWrite { }
+
+  /**
+   * Hand the quota back after an eviction: one merge patch of {@code /status}, locked by the resource version it
+   * carries ({@link WorkloadRelease}).
+   */
+  record Release(Map<String, Object> body) implements WorkloadWrite { }
+
+  /** Remove Kueue's finalizer, at this index of the list observed. */
+  record RemoveFinalizer(int index) implements WorkloadWrite { }
+}

@@ -1,0 +1,251 @@
+package dev.stint.core.kueue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.TrainingJob;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The I/O edge of the Workload protocol: makes the writes {@link WorkloadSync} decided, and looks up the priority of
+ * a Workload to create. A write that finds its Workload changed or gone is dropped: the Workload's watch brings the
+ * job back, and the next pass decides on what is there.
+ */
+public final class WorkloadWriter implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkloadWriter.class);
+  /** Plain Jackson: a merge patch must keep {@code "admission": null}. */
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final KubernetesClient client;
+  private final boolean serverSideApply;
+  private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
+    Thread thread = new Thread(r, "stint-workload-release");
+    thread.setDaemon(true);
+    return thread;
+  });
+
+  /** @param serverSideApply off only for the fabric8 mock server: conditions are then merge-patched whole */
+  public WorkloadWriter(KubernetesClient client, boolean serverSideApply) {
+    this.client = client;
+    this.serverSideApply = serverSideApply;
+  }
+
+  /** Makes the writes, in order. */
+  public <J extends TrainingJob<?>> void apply(J job, TrainingFramework<J> framework, WorkloadView workload,
+                                               List<WorkloadWrite> writes) {
+    for (WorkloadWrite write : writes) {
+      try {
+        apply(job, framework, workload, write);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404 && e.getCode() != 409 && e.getCode() != 422) {
+          throw e;
+        }
+        LOG.debug("Workload write {} not made ({}): the next pass decides again", write, e.getCode());
+        return;
+      }
+    }
+  }
+
+  private <J extends TrainingJob<?>> void apply(J job, TrainingFramework<J> framework, WorkloadView workload,
+                                                WorkloadWrite write) {
+    String namespace = job.getMetadata().getNamespace();
+    var workloads = client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace);
+    if (write instanceof WorkloadWrite.Create) {
+      GenericKubernetesResource created = WorkloadFor.of(job, framework, priority(job, framework));
+      try {
+        workloads.resource(created).create();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 409) {
+          checkOurs(workloads.withName(created.getMetadata().getName()).get(), framework);
+        }
+        throw e;
+      }
+      LOG.info("Created Workload {} in queue {}", created.getMetadata().getName(), WorkloadFor.queueName(job));
+    } else if (write instanceof WorkloadWrite.SetActive active) {
+      Map<String, String> annotations = new HashMap<>(); // a null value removes the mark
+      annotations.put(KueueApi.DEACTIVATED_BY_SUSPEND, active.active() ? null : "true");
+      workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON_MERGE),
+          json(Map.of("metadata", Map.of("annotations", annotations), "spec", Map.of("active", active.active()))));
+      LOG.info("Workload {} {} as the job is {}", workload.name(), active.active() ? "activated" : "deactivated",
+          active.active() ? "resumed" : "suspended");
+    } else if (write instanceof WorkloadWrite.ApplyCondition apply) {
+      applyCondition(namespace, workload, apply);
+    } else if (write instanceof WorkloadWrite.Release release) {
+      patchStatus(namespace, workload.name(), release.body());
+      LOG.info("Released the quota of evicted Workload {}", workload.name());
+    } else if (write instanceof WorkloadWrite.RemoveFinalizer remove) {
+      workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON), removeFinalizer(remove.index()));
+      LOG.debug("Removed the finalizer of Workload {}", workload.name());
+    }
+  }
+
+  /** A JSON patch that removes Kueue's finalizer at that index, and fails if another entry is there now. */
+  static String removeFinalizer(int index) {
+    String path = "/metadata/finalizers/" + index;
+    Map<String, Object> test = new LinkedHashMap<>();
+    test.put("op", "test");
+    test.put("path", path);
+    test.put("value", KueueApi.FINALIZER);
+    Map<String, Object> remove = new LinkedHashMap<>();
+    remove.put("op", "remove");
+    remove.put("path", path);
+    return json(List.of(test, remove));
+  }
+
+  /**
+   * One condition by server-side apply under its own field manager (Kueue's fields stay Kueue's); without
+   * server-side apply, the whole list merge-patched under the resource version observed.
+   */
+  private void applyCondition(String namespace, WorkloadView workload, WorkloadWrite.ApplyCondition apply) {
+    var resource = client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace)
+        .withName(workload.name()).subresource("status");
+    if (serverSideApply) {
+      Map<String, Object> body = Map.of("apiVersion", KueueApi.API_VERSION, "kind", "Workload",
+          "metadata", Map.of("name", workload.name(), "namespace", namespace),
+          "status", Map.of("conditions", List.of(apply.condition().toMap())));
+      resource.patch(new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
+          .withFieldManager(apply.fieldManager()).withForce(true).build(), json(body));
+    } else {
+      List<Map<String, Object>> conditions = WorkloadCondition.set(workload.conditions(), apply.condition()).stream()
+          .map(WorkloadCondition::toMap).toList();
+      patchStatus(namespace, workload.name(), Map.of(
+          "metadata", Map.of("resourceVersion", workload.resourceVersion()),
+          "status", Map.of("conditions", conditions)));
+    }
+    LOG.debug("Workload {}: {}={} ({})", workload.name(), apply.condition().type(), apply.condition().status(),
+        apply.condition().reason());
+  }
+
+  /**
+   * A Workload of the job's name that Stint did not create (it lacks Stint's label): Kueue's own integration for the
+   * kind is still on, and the job would be queued twice.
+   */
+  private static void checkOurs(GenericKubernetesResource existing, TrainingFramework<?> framework) {
+    var labels = existing == null ? null : existing.getMetadata().getLabels();
+    if (existing != null && (labels == null
+        || !framework.controllerName().equals(labels.get("training.kubeflow.org/operator-name")))) {
+      throw new ForeignWorkloadException(existing.getMetadata().getName());
+    }
+  }
+
+  /** See {@link #checkOurs}. */
+  public static final class ForeignWorkloadException extends RuntimeException {
+    private final String workload;
+
+    ForeignWorkloadException(String workload) {
+      super("Workload " + workload + " exists and was not created by Stint");
+      this.workload = workload;
+    }
+
+    public String workload() {
+      return workload;
+    }
+  }
+
+  /**
+   * A merge patch of {@code /status} whose {@code metadata.resourceVersion} locks it. Without server-side apply (the
+   * fabric8 mock server, whose merge patches append to lists instead of replacing them), the same change as a JSON
+   * patch: a test of the resource version, then each status field set.
+   */
+  @SuppressWarnings("unchecked")
+  private void patchStatus(String namespace, String name, Map<String, Object> body) {
+    var resource = client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).withName(name)
+        .subresource("status");
+    if (serverSideApply) {
+      resource.patch(PatchContext.of(PatchType.JSON_MERGE), json(body));
+      return;
+    }
+    List<Map<String, Object>> ops = new java.util.ArrayList<>();
+    Map<String, Object> test = new LinkedHashMap<>();
+    test.put("op", "test");
+    test.put("path", "/metadata/resourceVersion");
+    test.put("value", ((Map<String, Object>) body.get("metadata")).get("resourceVersion"));
+    ops.add(test);
+    ((Map<String, Object>) body.get("status")).forEach((field, value) -> {
+      Map<String, Object> set = new LinkedHashMap<>();
+      set.put("op", "add");
+      set.put("path", "/status/" + field);
+      set.put("value", value);
+      ops.add(set);
+    });
+    resource.patch(PatchContext.of(PatchType.JSON), json(ops));
+  }
+
+  /** The priority of the class the job asks for; a class that does not exist gives none, with a warning. */
+  private <J extends TrainingJob<?>> WorkloadFor.Priority priority(J job, TrainingFramework<J> framework) {
+    Optional<WorkloadFor.PriorityRef> ref = WorkloadFor.priorityClass(job, framework);
+    if (ref.isEmpty()) {
+      return WorkloadFor.Priority.NONE;
+    }
+    Integer value;
+    if ("PriorityClass".equals(ref.get().kind())) {
+      var priorityClass = client.scheduling().v1().priorityClasses().withName(ref.get().name()).get();
+      value = priorityClass == null ? null : priorityClass.getValue();
+    } else {
+      var priorityClass = client.genericKubernetesResources(KueueApi.WORKLOAD_PRIORITY_CLASSES)
+          .withName(ref.get().name()).get();
+      value = priorityClass == null || !(priorityClass.getAdditionalProperties().get("value") instanceof Number n)
+          ? null : n.intValue();
+    }
+    if (value == null) {
+      LOG.warn("{} {} not found: the Workload gets priority 0", ref.get().kind(), ref.get().name());
+      return WorkloadFor.Priority.NONE;
+    }
+    return new WorkloadFor.Priority(ref.get(), value);
+  }
+
+  /** {@link #release} in the background: called from an informer's thread, which must not wait on the API server. */
+  public void releaseLater(GenericKubernetesResource workload) {
+    background.execute(() -> release(workload));
+  }
+
+  @Override
+  public void close() {
+    background.shutdown();
+  }
+
+  /**
+   * Lets a Workload whose job is gone go: its finalizer removed (Kueue holds the quota until it is), then the
+   * Workload deleted, for clusters without a garbage collector.
+   */
+  void release(GenericKubernetesResource workload) {
+    WorkloadView view = WorkloadView.of(workload);
+    var resource = client.genericKubernetesResources(KueueApi.WORKLOADS)
+        .inNamespace(workload.getMetadata().getNamespace()).withName(view.name());
+    try {
+      if (view.hasFinalizer()) {
+        resource.patch(PatchContext.of(PatchType.JSON),
+            removeFinalizer(view.finalizers().indexOf(KueueApi.FINALIZER)));
+      }
+      resource.delete();
+      LOG.info("Workload {}/{} released: its job is gone", workload.getMetadata().getNamespace(), view.name());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404 || e.getCode() == 422) {
+        return; // gone already, or its finalizer: released by an earlier call
+      }
+      LOG.warn("Workload {}/{} of a deleted job not released: {}", workload.getMetadata().getNamespace(),
+          view.name(), e.getMessage());
+    }
+  }
+
+  static String json(Object body) {
+    try {
+      return JSON.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a map of plain values always serializes", e);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.stint.core.engine;
+
+import static dev.stint.core.testing.KueueDouble.condition;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stint.core.StintOperator;
+import dev.stint.core.kueue.KueueApi;
+import dev.stint.core.kueue.KueueSettings;
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.core.testing.KueueDouble;
+import dev.stint.core.testing.TestFramework;
+import dev.stint.core.testing.TestJob;
+import dev.stint.core.testing.TestJobs;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** --kueue=native on the mock server, with a test double playing Kueue: the Workload protocol end to end. */
+@EnableKubernetesMockClient(crud = true)
+class KueueOnMockServerTest extends MockServerEngineTest {
+  KueueDouble kueue;
+
+  @Override
+  StintOperator newOperator() {
+    kueue = new KueueDouble(client, "default");
+    kueue.installCrds();
+    kueue.flavor("on-demand", Map.of("pool", "on-demand"), List.of());
+    kueue.flavor("spot", Map.of("pool", "spot"),
+        List.of(Map.of("key", "spot", "operator", "Exists", "effect", "NoSchedule")));
+    return StintOperator.builder(client, FrameworkRegistry.of(new TestFramework())).serverSideApply(false)
+        .closeClientOnStop(false).stopOnInformerError(false)
+        .kueue(new KueueSettings(KueueSettings.Mode.NATIVE, false)).build();
+  }
+
+  static TestJob queued(String name, int workers) {
+    return TestJobs.job(name).workers(workers)
+        .edit(j -> j.getMetadata().setLabels(Map.of(KueueApi.QUEUE_NAME_LABEL, "team-q"))).build();
+  }
+
+  GenericKubernetesResource workload(String job) {
+    return kueue.workloadOf(job(job).getMetadata().getUid());
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> status(GenericKubernetesResource workload) {
+    return (Map<String, Object>) workload.getAdditionalProperties().get("status");
+  }
+
+  @Test
+  void queuedAdmittedPreemptedReleasedReadmittedElsewhereAndFinished() {
+    create(queued("train", 2));
+    await().untilAsserted(() -> assertThat(workload("train")).isNotNull());
+    String name = workload("train").getMetadata().getName();
+    assertThat(name).isEqualTo(KueueApi.workloadName("TestJob", "test.stint.dev", "train",
+        job("train").getMetadata().getUid()));
+    await().untilAsserted(() -> {
+      assertThat(status("train").condition("Suspended").orElseThrow().getReason())
+          .isEqualTo("TestJobWaitingForAdmission");
+      assertThat(status("train").condition("Suspended").orElseThrow().getMessage()).contains("LocalQueue team-q");
+    });
+    assertThat(pods("train")).isEmpty();
+
+    kueue.admit(name, "team-cq", "spot", null);
+    await().untilAsserted(() -> assertThat(pods("train")).hasSize(2).allSatisfy(p -> {
+      assertThat(p.getSpec().getNodeSelector()).isEqualTo(Map.of("pool", "spot"));
+      assertThat(p.getSpec().getTolerations()).extracting(t -> t.getKey()).containsExactly("spot");
+      assertThat(p.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/podset", "worker")
+          .containsEntry("kueue.x-k8s.io/local-queue-name", "team-q")
+          .containsEntry("kueue.x-k8s.io/cluster-queue-name", "team-cq");
+      assertThat(p.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/workload", name);
+    }));
+    kubelet.runAll(pods("train"));
+    await().untilAsserted(() -> assertThat(condition(kueue.get(name), "PodsReady")).isEqualTo("True/Started"));
+
+    kueue.evict(name, "Preempted");
+    await().untilAsserted(() -> assertThat(pods("train")).isEmpty());
+    await().untilAsserted(() -> {
+      GenericKubernetesResource released = kueue.get(name);
+      assertThat(status(released)).containsEntry("admission", null);
+      assertThat(condition(released, "QuotaReserved")).isEqualTo("False/Pending");
+      assertThat(condition(released, "Admitted")).isEqualTo("False/NoReservation");
+      assertThat(condition(released, "Requeued")).isEqualTo("True/Preempted");
+      assertThat(condition(released, "PodsReady")).isEqualTo("False/WaitForStart");
+      assertThat(condition(released, "Evicted")).isEqualTo("True/Preempted");
+    });
+    assertThat(status("train").condition("Suspended").orElseThrow().getReason()).isEqualTo("TestJobEvicted");
+    assertThat(status("train").getSuspensions()).isEqualTo(1);
+
+    kueue.admit(name, "team-cq", "on-demand", null);
+    await().untilAsserted(() -> assertThat(pods("train")).hasSize(2)
+        .allSatisfy(p -> assertThat(p.getSpec().getNodeSelector()).isEqualTo(Map.of("pool", "on-demand"))));
+    pods("train").forEach(p -> kubelet.succeed(p.getMetadata().getName()));
+    await().untilAsserted(() -> assertThat(status("train").isTrue("Succeeded")).isTrue());
+    await().untilAsserted(() -> {
+      assertThat(condition(kueue.get(name), "Finished")).isEqualTo("True/Succeeded");
+      assertThat(kueue.get(name).getMetadata().getFinalizers()).isEmpty();
+    });
+  }
+
+  @Test
+  void theUsersSuspendDeactivatesTheWorkloadAndResumeActivatesIt() {
+    create(queued("paused", 1));
+    await().untilAsserted(() -> assertThat(workload("paused")).isNotNull());
+    String name = workload("paused").getMetadata().getName();
+    kueue.admit(name, "team-cq", "on-demand", null);
+    await().untilAsserted(() -> assertThat(pods("paused")).hasSize(1));
+
+    suspend("paused", true);
+    await().untilAsserted(() -> assertThat(active(name)).isFalse());
+    assertThat(kueue.get(name).getMetadata().getAnnotations()).containsEntry(KueueApi.DEACTIVATED_BY_SUSPEND, "true");
+    await().untilAsserted(() -> assertThat(pods("paused")).isEmpty());
+    kueue.evict(name, "Deactivated");
+    await().untilAsserted(() -> assertThat(condition(kueue.get(name), "Requeued")).isEqualTo("False/Deactivated"));
+
+    suspend("paused", false);
+    await().untilAsserted(() -> assertThat(active(name)).isTrue());
+    // the merge patch's null removes the mark on a real API server; the mock server keeps it as null
+    assertThat(kueue.get(name).getMetadata().getAnnotations()).doesNotContainEntry(KueueApi.DEACTIVATED_BY_SUSPEND,
+        "true");
+    assertThat(pods("paused")).isEmpty(); // not before Kueue admits it again
+  }
+
+  @Test
+  void aJobDeletedWhileQueuedLeavesNoWorkloadBehind() {
+    create(queued("gone", 1));
+    await().untilAsserted(() -> assertThat(workload("gone")).isNotNull());
+    String name = workload("gone").getMetadata().getName();
+
+    client.resources(TestJob.class).inNamespace("default").withName("gone").delete();
+
+    await().untilAsserted(() -> assertThat(kueue.get(name)).isNull());
+  }
+
+  @Test
+  void aWorkloadKueuesOwnIntegrationMadeIsReportedAndTheJobWaits() {
+    operator.stop(); // the job first, then Kueue's Workload of it, then Stint
+    create(queued("twice", 1));
+    String name = KueueApi.workloadName("TestJob", "test.stint.dev", "twice", job("twice").getMetadata().getUid());
+    client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").resource(
+        new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder().withApiVersion(KueueApi.API_VERSION)
+            .withKind("Workload").withNewMetadata().withName(name).endMetadata()
+            .withAdditionalProperties(Map.of("spec", Map.of("queueName", "team-q"))).build()).create();
+    operator = newOperator();
+    operator.start();
+
+    await().untilAsserted(() -> assertThat(events("TestJobWorkloadNotStints")).isEqualTo(1));
+    assertThat(status("twice").condition("Suspended").orElseThrow().getReason())
+        .isEqualTo("TestJobWaitingForAdmission");
+    assertThat(pods("twice")).isEmpty();
+    assertThat(client.v1().events().inNamespace("default").list().getItems()).filteredOn(
+        e -> "TestJobWorkloadNotStints".equals(e.getReason())).singleElement().satisfies(e -> assertThat(e.getMessage())
+        .contains("remove test.stint.dev/testjob from Kueue's integrations.frameworks",
+            "TestJob.v1.test.stint.dev in integrations.externalFrameworks"));
+  }
+
+  @Test
+  void aJobWithoutAQueueLabelRunsAsWithoutKueue() {
+    create(TestJobs.job("free").workers(1).build());
+    await().untilAsserted(() -> assertThat(pods("free")).hasSize(1));
+    assertThat(client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").list().getItems())
+        .isEmpty();
+    Pod pod = pods("free").get(0);
+    assertThat(pod.getMetadata().getLabels()).doesNotContainKey("kueue.x-k8s.io/podset");
+  }
+
+  boolean active(String workloadName) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> spec = (Map<String, Object>) kueue.get(workloadName).getAdditionalProperties().get("spec");
+    return !Boolean.FALSE.equals(spec.get("active"));
+  }
+
+  void suspend(String name, boolean suspend) {
+    client.resources(TestJob.class).inNamespace("default").withName(name).patch(
+        PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":" + suspend + "}}}");
+  }
+}

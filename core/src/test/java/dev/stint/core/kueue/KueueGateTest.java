@@ -1,0 +1,92 @@
+package dev.stint.core.kueue;
+
+import static dev.stint.core.kueue.KueueWorkloads.workload;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Toleration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class KueueGateTest {
+  static final Toleration SPOT = new Toleration("NoSchedule", "spot", "Equal", null, "true");
+  static final Map<String, Flavor> FLAVORS = Map.of(
+      "on-demand", new Flavor("on-demand", Map.of("pool", "on-demand"), List.of()),
+      "spot", new Flavor("spot", Map.of("pool", "spot", "zone", "a"), List.of(SPOT)));
+
+  static KueueGate gate(KueueWorkloads workload) {
+    return KueueGate.of("TestJob", "train", "team-q", workload == null ? null : workload.view(), FLAVORS);
+  }
+
+  static Stream<Arguments> held() {
+    KueueWorkloads admitted = workload("w").queue("team-q").admitted("cq", "worker", Map.of("cpu", "spot"), null);
+    return Stream.of(
+        Arguments.of("no Workload yet", null, "WaitingForAdmission",
+            "TestJob train is waiting for admission by LocalQueue team-q."),
+        Arguments.of("pending", workload("w").queue("team-q").condition("QuotaReserved", "False", "Pending"),
+            "WaitingForAdmission", "TestJob train is waiting for admission by LocalQueue team-q."),
+        Arguments.of("quota reserved, admission checks not ready", workload("w").queue("team-q")
+                .admitted("cq", "worker", Map.of("cpu", "spot"), null)
+                .condition("Admitted", "False", "UnsatisfiedAdmissionChecks"),
+            "WaitingForAdmission", "TestJob train is waiting for admission by LocalQueue team-q."),
+        Arguments.of("preempted", admitted.evicted("Preempted"), "Evicted",
+            "TestJob train was evicted by Kueue (Preempted): Evicted Preempted"),
+        Arguments.of("pods-ready timeout after release", workload("w").queue("team-q")
+                .condition("QuotaReserved", "False", "Pending").evicted("PodsReadyTimeout"),
+            "Evicted", "TestJob train was evicted by Kueue (PodsReadyTimeout): Evicted PodsReadyTimeout"),
+        Arguments.of("deactivated", workload("w").queue("team-q").active(false), "Deactivated",
+            "Workload w of TestJob train is deactivated."),
+        Arguments.of("being deleted", workload("w").queue("team-q")
+                .admitted("cq", "worker", Map.of("cpu", "spot"), null).deleting(), "WorkloadDeleted",
+            "Workload w of TestJob train is being deleted."),
+        Arguments.of("an unknown flavor", workload("w").queue("team-q")
+                .admitted("cq", "worker", Map.of("cpu", "gpu-a100"), null), "AdmissionNotApplicable",
+            "TestJob train is admitted but its pods cannot start: ResourceFlavor gpu-a100 not found."),
+        Arguments.of("an admission check contradicting the flavor", workload("w").queue("team-q")
+                .admitted("cq", "worker", Map.of("cpu", "spot"), null)
+                .podSetUpdate("worker", Map.of("nodeSelector", Map.of("zone", "b"))), "AdmissionNotApplicable",
+            "TestJob train is admitted but its pods cannot start: nodeSelector zone: a and b."));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void held(String name, KueueWorkloads workload, String reason, String message) {
+    assertThat(gate(workload)).isEqualTo(new KueueGate.Held(reason, message));
+  }
+
+  @Test
+  void admittedPodsCarryFlavorsChecksAndKueuesLabels() {
+    KueueGate gate = gate(workload("w").queue("team-q")
+        .admitted("team-cq", "leader", Map.of("cpu", "on-demand"), null)
+        .assignment("worker", Map.of("cpu", "spot", "memory", "spot"), 2)
+        .podSetUpdate("worker", Map.of("labels", Map.of("checked", "yes"), "annotations", Map.of("a", "b"),
+            "nodeSelector", Map.of("rack", "r1"),
+            "tolerations", List.of(Map.of("key", "gpu", "operator", "Exists", "effect", "NoSchedule")))));
+
+    assertThat(gate.holds()).isFalse();
+    PodSetInfo leader = gate.podSet("Leader").orElseThrow();
+    assertThat(leader.count()).isNull();
+    assertThat(leader.nodeSelector()).isEqualTo(Map.of("pool", "on-demand"));
+    assertThat(leader.tolerations()).isEmpty();
+    assertThat(leader.labels()).isEqualTo(Map.of("kueue.x-k8s.io/podset", "leader",
+        "kueue.x-k8s.io/local-queue-name", "team-q", "kueue.x-k8s.io/cluster-queue-name", "team-cq"));
+    assertThat(leader.annotations()).isEqualTo(Map.of("kueue.x-k8s.io/workload", "w"));
+    PodSetInfo worker = gate.podSet("Worker").orElseThrow();
+    assertThat(worker.count()).isEqualTo(2);
+    assertThat(worker.nodeSelector()).isEqualTo(Map.of("pool", "spot", "zone", "a", "rack", "r1"));
+    assertThat(worker.tolerations()).containsExactly(SPOT,
+        new Toleration("NoSchedule", "gpu", "Exists", null, null));
+    assertThat(worker.labels()).containsEntry("kueue.x-k8s.io/podset", "worker").containsEntry("checked", "yes");
+    assertThat(worker.annotations()).containsEntry("a", "b");
+  }
+
+  @Test
+  void aClusterQueueNameThatIsNoLabelValueIsLeftOut() {
+    KueueGate gate = gate(workload("w").queue("team-q").admitted("Team.CQ", "worker", Map.of("cpu", "spot"), null));
+    assertThat(gate.podSet("Worker").orElseThrow().labels()).doesNotContainKey("kueue.x-k8s.io/cluster-queue-name");
+  }
+}

@@ -1,0 +1,150 @@
+package dev.stint.core.kueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stint.core.kueue.KueueSettings.Mode;
+import dev.stint.core.kueue.WorkloadFor.Priority;
+import dev.stint.core.kueue.WorkloadFor.PriorityRef;
+import dev.stint.core.testing.TestFramework;
+import dev.stint.core.testing.TestJob;
+import dev.stint.core.testing.TestJobs;
+import dev.stint.spi.api.SchedulingPolicy;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class WorkloadForTest {
+  static final TestFramework FRAMEWORK = new TestFramework();
+  static final KueueSettings NATIVE = new KueueSettings(Mode.NATIVE, false);
+
+  static TestJobs queuedJob() {
+    return TestJobs.job("train").edit(j -> j.getMetadata().setLabels(Map.of(KueueApi.QUEUE_NAME_LABEL, "team-q")));
+  }
+
+  static Stream<Arguments> queued() {
+    TestJob labelled = queuedJob().workers(1).build();
+    TestJob plain = TestJobs.job("plain").workers(1).build();
+    TestJob elsewhere = queuedJob().workers(1).runPolicy(p -> p.setManagedBy("kueue.x-k8s.io/multikueue")).build();
+    return Stream.of(
+        Arguments.of("Kueue off", labelled, KueueSettings.OFF, false),
+        Arguments.of("native, queue label", labelled, NATIVE, true),
+        Arguments.of("native, no queue label", plain, NATIVE, false),
+        Arguments.of("native for every job, no queue label", plain, new KueueSettings(Mode.NATIVE, true), true),
+        Arguments.of("another controller's job", elsewhere, NATIVE, false));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void queued(String name, TestJob job, KueueSettings settings, boolean expected) {
+    assertThat(WorkloadFor.queued(job, settings, FRAMEWORK.managedByValue())).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> priorityClass() {
+    UnaryOperator<TestJobs> podClass = j -> j.edit(job -> job.getSpec().getTestReplicaSpecs().get("Worker")
+        .getTemplate().getSpec().setPriorityClassName("high-pods"));
+    SchedulingPolicy scheduling = new SchedulingPolicy();
+    scheduling.setPriorityClass("gang-high");
+    return Stream.of(
+        Arguments.of("none", queuedJob().workers(2), Optional.empty()),
+        Arguments.of("the pods' class", podClass.apply(queuedJob().leader(1).workers(2)),
+            Optional.of(new PriorityRef("scheduling.k8s.io", "PriorityClass", "high-pods"))),
+        Arguments.of("runPolicy's class before the pods'", podClass.apply(queuedJob().workers(2)
+                .runPolicy(p -> p.setSchedulingPolicy(scheduling))),
+            Optional.of(new PriorityRef("scheduling.k8s.io", "PriorityClass", "gang-high"))),
+        Arguments.of("Kueue's label before anything", podClass.apply(queuedJob().workers(2)).edit(j -> j.getMetadata()
+                .setLabels(Map.of(KueueApi.QUEUE_NAME_LABEL, "q", KueueApi.PRIORITY_CLASS_LABEL, "urgent"))),
+            Optional.of(new PriorityRef("kueue.x-k8s.io", "WorkloadPriorityClass", "urgent"))));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void priorityClass(String name, TestJobs job, Optional<PriorityRef> expected) {
+    assertThat(WorkloadFor.priorityClass(job.build(), FRAMEWORK)).isEqualTo(expected);
+  }
+
+  /** A kind whose Workers may run with as few as two (an elastic PyTorchJob's, say). */
+  static final TestFramework ELASTIC = new TestFramework() {
+    @Override
+    public java.util.OptionalInt minReplicas(TestJob job, String replicaType) {
+      return WORKER.equals(replicaType) ? java.util.OptionalInt.of(2) : java.util.OptionalInt.empty();
+    }
+  };
+
+  static Stream<Arguments> minCount() {
+    return Stream.of(
+        Arguments.of("workers may be fewer", queuedJob().leader(1).workers(4), List.of("leader=1/-", "worker=4/2")),
+        Arguments.of("no fewer than asked", queuedJob().workers(2), List.of("worker=2/-")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  @SuppressWarnings("unchecked")
+  void minCount(String name, TestJobs job, List<String> podSets) {
+    Map<String, Object> spec = (Map<String, Object>) WorkloadFor.of(job.build(), ELASTIC, Priority.NONE)
+        .getAdditionalProperties().get("spec");
+    assertThat((List<Map<String, Object>>) spec.get("podSets"))
+        .extracting(s -> s.get("name") + "=" + s.get("count") + "/" + s.getOrDefault("minCount", "-"))
+        .containsExactlyElementsOf(podSets);
+  }
+
+  static Stream<Arguments> workloads() {
+    return Stream.of(
+        Arguments.of("leader and workers, in the kind's order", queuedJob().workers(3).leader(1), Priority.NONE,
+            List.of("leader=1", "worker=3"), true, null),
+        Arguments.of("workers only", queuedJob().workers(2), Priority.NONE, List.of("worker=2"), true, null),
+        Arguments.of("created suspended: inactive, marked as the user's", queuedJob().workers(2).suspend(true),
+            Priority.NONE, List.of("worker=2"), false, null),
+        Arguments.of("a WorkloadPriorityClass and its value", queuedJob().workers(1),
+            new Priority(new PriorityRef("kueue.x-k8s.io", "WorkloadPriorityClass", "urgent"), 1000),
+            List.of("worker=1"), true, null),
+        Arguments.of("maximum execution time", queuedJob().workers(1).edit(j -> j.getMetadata().setLabels(Map.of(
+                KueueApi.QUEUE_NAME_LABEL, "team-q", KueueApi.MAX_EXEC_TIME_LABEL, "600"))), Priority.NONE,
+            List.of("worker=1"), true, 600));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  @SuppressWarnings("unchecked")
+  void workloads(String name, TestJobs jobs, Priority priority, List<String> podSets, boolean active,
+                 Integer maxSeconds) {
+    TestJob job = jobs.build();
+    GenericKubernetesResource workload = WorkloadFor.of(job, FRAMEWORK, priority);
+
+    assertThat(workload.getApiVersion()).isEqualTo("kueue.x-k8s.io/v1beta2");
+    assertThat(workload.getKind()).isEqualTo("Workload");
+    assertThat(workload.getMetadata().getName())
+        .isEqualTo(KueueApi.workloadName("TestJob", "test.stint.dev", "train", "uid-train"));
+    assertThat(workload.getMetadata().getNamespace()).isEqualTo("default");
+    assertThat(workload.getMetadata().getFinalizers()).containsExactly("kueue.x-k8s.io/resource-in-use");
+    assertThat(workload.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/job-uid", "uid-train")
+        .containsEntry("training.kubeflow.org/operator-name", "testjob-controller");
+    OwnerReference owner = workload.getMetadata().getOwnerReferences().get(0);
+    assertThat(owner).extracting(OwnerReference::getApiVersion, OwnerReference::getKind, OwnerReference::getName,
+        OwnerReference::getUid, OwnerReference::getController)
+        .containsExactly("test.stint.dev/v1", "TestJob", "train", "uid-train", true);
+    Map<String, Object> spec = (Map<String, Object>) workload.getAdditionalProperties().get("spec");
+    assertThat(spec).containsEntry("queueName", "team-q").containsEntry("active", active);
+    assertThat(workload.getMetadata().getAnnotations() == null ? Map.of() : workload.getMetadata().getAnnotations())
+        .isEqualTo(active ? Map.of() : Map.of(KueueApi.DEACTIVATED_BY_SUSPEND, "true"));
+    List<Map<String, Object>> sets = (List<Map<String, Object>>) spec.get("podSets");
+    assertThat(sets).extracting(s -> s.get("name") + "=" + s.get("count")).containsExactlyElementsOf(podSets);
+    Map<String, Object> template = (Map<String, Object>) sets.get(0).get("template");
+    assertThat(template.get("metadata")).isEqualTo(Map.of("labels", Map.of("team", "ml")));
+    assertThat((List<Map<String, Object>>) ((Map<String, Object>) template.get("spec")).get("containers"))
+        .extracting(c -> c.get("image")).containsExactly("busybox");
+    if (priority.ref() == null) {
+      assertThat(spec).doesNotContainKeys("priorityClassRef", "priority");
+    } else {
+      assertThat(spec).containsEntry("priority", priority.value()).containsEntry("priorityClassRef",
+          Map.of("group", "kueue.x-k8s.io", "kind", "WorkloadPriorityClass", "name", "urgent"));
+    }
+    assertThat(spec.get("maximumExecutionTimeSeconds")).isEqualTo(maxSeconds);
+  }
+}

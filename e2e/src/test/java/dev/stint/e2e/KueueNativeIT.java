@@ -1,0 +1,242 @@
+package dev.stint.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stint.e2e.LocalKueue.FlavorQuota;
+import dev.stint.pytorch.PyTorchJob;
+import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Stint with {@code --kueue=native} against the real Kueue v0.17.0, configured with {@code externalFrameworks} only
+ * (no webhook, no Kueue integration for Stint's kinds): Stint creates each PyTorchJob's Workload, runs no pod before
+ * admission, builds the pods on the admitted flavor, reports PodsReady and Finished, and hands the quota back after a
+ * preemption or a pods-ready timeout. Each test has its own namespace and ClusterQueue (pool-a and pool-b flavors).
+ */
+class KueueNativeIT {
+  static final Duration WAIT = Duration.ofSeconds(90);
+  OperatorInNamespace cluster;
+  KubernetesClient client;
+  String ns;
+  LocalKueue kueue;
+
+  @BeforeEach
+  void setUp() {
+    KubernetesClient probe = LocalCluster.client();
+    LocalCluster.installCrds();
+    ns = LocalCluster.namespace(probe, "kueue-native");
+    kueue = LocalKueue.start(probe, ns, FlavorQuota.of(LocalKueue.FLAVOR_A, "2"),
+        FlavorQuota.of(LocalKueue.FLAVOR_B, "0"));
+    cluster = new OperatorInNamespace(probe, ns, OperatorProcess.start("--kueue=native"));
+    client = probe;
+  }
+
+  @AfterEach
+  void tearDown() throws InterruptedException {
+    if (client != null) {
+      client.resources(PyTorchJob.class).inNamespace(ns).delete(); // Stint lets their Workloads go
+    }
+    if (kueue != null) {
+      kueue.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** A PyTorchJob created unsuspended in the test's LocalQueue: a master and {@code workers} workers of 1 CPU each. */
+  static String job(String name, String priorityClass, int workers, String extraNodeSelector) {
+    String template = String.join("\n",
+        "      template:",
+        "        spec:",
+        extraNodeSelector == null ? "" : "          nodeSelector: {" + extraNodeSelector + "}",
+        "          containers:",
+        "          - name: pytorch",
+        "            image: busybox",
+        "            resources: {requests: {cpu: \"1\"}}");
+    return String.join("\n",
+        "apiVersion: kubeflow.org/v1",
+        "kind: PyTorchJob",
+        "metadata:",
+        "  name: " + name,
+        "  labels: {kueue.x-k8s.io/queue-name: " + LocalKueue.LOCAL_QUEUE + ", kueue.x-k8s.io/priority-class: "
+            + priorityClass + "}",
+        "spec:",
+        "  runPolicy: {suspend: false}",
+        "  pytorchReplicaSpecs:",
+        "    Master:",
+        "      replicas: 1",
+        template,
+        "    Worker:",
+        "      replicas: " + workers,
+        template, "");
+  }
+
+  void create(String yaml) {
+    Kubectl.runWithInput(yaml, "apply", "-n", ns, "-f", "-").assertOk();
+  }
+
+  PyTorchJob pytorchJob(String name) {
+    return client.resources(PyTorchJob.class).inNamespace(ns).withName(name).get();
+  }
+
+  JobStatus status(String name) {
+    PyTorchJob job = pytorchJob(name);
+    return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
+  }
+
+  List<Pod> pods(String job) {
+    return client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job).list().getItems();
+  }
+
+  String workloadOf(String job) {
+    return kueue.awaitWorkloadOfJob(pytorchJob(job).getMetadata().getUid()).name();
+  }
+
+  /** Ends every pod of the job with exit code 0 (kwok's stage for the annotation). */
+  void succeed(String job) {
+    for (Pod pod : pods(job)) {
+      client.pods().inNamespace(ns).withName(pod.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE),
+          "{\"metadata\":{\"annotations\":{\"stint.dev/kwok-exit-code\":\"0\"}}}");
+    }
+  }
+
+  @Test
+  void queuedUntilAdmittedRunsOnTheFlavorReportsPodsReadyAndFinishes() {
+    create(job("big", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
+    String big = workloadOf("big");
+    KueueWorkload pending = kueue.awaitCondition(big, "QuotaReserved", "False", null);
+    assertThat(pending.podSetCounts()).containsExactly(java.util.Map.entry("master", 1),
+        java.util.Map.entry("worker", 3));
+    assertThat(pending.priority()).isEqualTo(LocalKueue.LOW_VALUE);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("big").condition("Suspended").orElseThrow().getReason())
+        .isEqualTo("PyTorchJobWaitingForAdmission"));
+    assertThat(status("big").condition("Suspended").orElseThrow().getMessage()).contains("LocalQueue user-queue");
+    assertThat(pods("big")).as("no pod before admission, although suspend is false").isEmpty();
+
+    Instant created = Instant.now();
+    create(job("fits", LocalKueue.LOW, 1, null));
+    String fits = workloadOf("fits");
+    kueue.awaitAdmitted(fits);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("fits").isTrue("Running")).isTrue());
+    System.out.printf("KUEUE-LATENCY creation to Running: %d ms%n",
+        Duration.between(created, Instant.now()).toMillis());
+    assertThat(pods("fits")).hasSize(2).allSatisfy(p -> {
+      assertThat(p.getSpec().getNodeSelector()).containsEntry(LocalKueue.POOL_LABEL, "a");
+      assertThat(p.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/local-queue-name", "user-queue")
+          .containsEntry("kueue.x-k8s.io/cluster-queue-name", kueue.clusterQueue())
+          .containsKey("kueue.x-k8s.io/podset");
+      assertThat(p.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/workload", fits);
+    });
+    kueue.awaitCondition(fits, "PodsReady", "True", "Started");
+
+    succeed("fits");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("fits").isTrue("Succeeded")).isTrue());
+    KueueWorkload finished = kueue.awaitCondition(fits, "Finished", "True", "Succeeded");
+    kueue.awaitWorkload(fits, "finalizer removed", w -> w.finalizers().isEmpty());
+    assertThat(finished.name()).isEqualTo(fits);
+    assertThat(pods("big")).isEmpty();
+  }
+
+  @Test
+  void preemptedByPriorityReleasedAndReadmittedOnTheOtherFlavor() {
+    create(job("low", LocalKueue.LOW, 1, null));
+    String low = workloadOf("low");
+    kueue.awaitAdmitted(low);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("low").isTrue("Running")).isTrue());
+    kueue.awaitCondition(low, "PodsReady", "True", "Started");
+
+    Instant highCreated = Instant.now();
+    create(job("high", LocalKueue.HIGH, 1, null));
+    kueue.awaitCondition(low, "Evicted", "True", "Preempted");
+    Instant evicted = Instant.now();
+    KueueWorkload released = kueue.awaitWorkload(low, "released", w -> w.admission().isEmpty());
+    Instant releasedAt = Instant.now();
+    assertThat(released.reason("Requeued")).isEqualTo("Preempted");
+    assertThat(released.isTrue("QuotaReserved")).isFalse();
+    assertThat(released.isTrue("PodsReady")).isFalse();
+    assertThat(pods("low")).allSatisfy(p -> assertThat(p.getMetadata().getDeletionTimestamp()).isNotNull());
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("high").isTrue("Running")).isTrue());
+    System.out.printf("KUEUE-LATENCY eviction seen to quota released: %d ms; preemptor created to Running: %d ms%n",
+        Duration.between(evicted, releasedAt).toMillis(), Duration.between(highCreated, Instant.now()).toMillis());
+    assertThat(status("low").condition("Suspended").orElseThrow().getReason()).isEqualTo("PyTorchJobEvicted");
+
+    // room on pool-b: the low job comes back there, its pods built with the other flavor's node labels
+    kueue.setQuotas(FlavorQuota.of(LocalKueue.FLAVOR_A, "2"), FlavorQuota.of(LocalKueue.FLAVOR_B, "2"));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("low").isTrue("Running")).isTrue());
+    assertThat(pods("low")).hasSize(2).allSatisfy(p ->
+        assertThat(p.getSpec().getNodeSelector()).containsEntry(LocalKueue.POOL_LABEL, "b"));
+    assertThat(status("low").getSuspensions()).isEqualTo(1);
+  }
+
+  @Test
+  void aPodsReadyTimeoutEvictsReleasesAndTheJobWaitsAgain() {
+    // a node selector no node has: the pods stay Pending, so PodsReady never comes (timeout 20 s on this cluster)
+    create(job("stuck", LocalKueue.LOW, 1, "stint.dev/nowhere: \"true\""));
+    String stuck = workloadOf("stuck");
+    kueue.awaitAdmitted(stuck);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(pods("stuck")).hasSize(2));
+
+    kueue.awaitCondition(stuck, "Evicted", "True", "PodsReadyTimeout");
+    KueueWorkload released = kueue.awaitWorkload(stuck, "released", w -> w.admission().isEmpty()
+        && "PodsReadyTimeout".equals(w.reason("Requeued")));
+    assertThat(released.isTrue("Requeued")).isFalse();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("stuck").condition("Suspended").orElseThrow()
+        .getReason()).isIn("PyTorchJobEvicted", "PyTorchJobResumed"));
+  }
+
+  @Test
+  void anElasticJobIsAdmittedPartiallyAndRunsTheAdmittedWorkers() {
+    String yaml = job("elastic", LocalKueue.LOW, 4, null)
+        .replace("  pytorchReplicaSpecs:", "  elasticPolicy: {minReplicas: 2, maxReplicas: 4}\n  pytorchReplicaSpecs:");
+    yaml = yaml.substring(0, yaml.indexOf("    Master:")) + yaml.substring(yaml.indexOf("    Worker:"));
+    create(yaml); // 4 workers of 1 CPU, at least 2; the queue has 2 CPU
+
+    String elastic = workloadOf("elastic");
+    KueueWorkload admitted = kueue.awaitAdmitted(elastic);
+    assertThat(admitted.admission().orElseThrow().podSet("worker").count()).isEqualTo(2);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("elastic").isTrue("Running")).isTrue());
+    assertThat(pods("elastic")).extracting(p -> p.getMetadata().getName())
+        .containsExactlyInAnyOrder("elastic-worker-0", "elastic-worker-1");
+    kueue.awaitCondition(elastic, "PodsReady", "True", "Started");
+  }
+
+  @Test
+  void aJobDeletedWhileQueuedLeavesNoWorkload() {
+    create(job("waiting", LocalKueue.LOW, 3, null));
+    String uid = pytorchJob("waiting").getMetadata().getUid();
+    kueue.awaitCondition(workloadOf("waiting"), "QuotaReserved", "False", null);
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("waiting").delete();
+
+    kueue.awaitNoWorkloadOfJob(uid);
+  }
+
+  @Test
+  void theUsersSuspendDeactivatesTheWorkloadAndFreesTheQuota() {
+    create(job("paused", LocalKueue.LOW, 1, null));
+    String paused = workloadOf("paused");
+    kueue.awaitAdmitted(paused);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("paused").isTrue("Running")).isTrue());
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("paused").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
+    kueue.awaitWorkload(paused, "deactivated and released", w -> !w.active() && w.admission().isEmpty());
+    await().atMost(WAIT).untilAsserted(() -> assertThat(pods("paused")).isEmpty());
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("paused").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");
+    kueue.awaitAdmitted(paused);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("paused").isTrue("Running")).isTrue());
+  }
+}
