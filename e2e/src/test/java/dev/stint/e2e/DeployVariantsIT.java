@@ -69,17 +69,7 @@ class DeployVariantsIT {
 
   @Test
   void theGangSchedulingComponentAddsPodGroupsToDeploy() throws IOException {
-    Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), "gang-");
-    Files.writeString(dir.resolve("kustomization.yaml"), """
-        apiVersion: kustomize.config.k8s.io/v1beta1
-        kind: Kustomization
-        resources: [%s]
-        components: [%s]
-        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
-        dir.relativize(LocalCluster.ROOT.resolve("deploy/components/gang-scheduling"))));
-
-    List<PolicyRule> rules = clusterRole(DeployedOperator.build(client, LocalCluster.ROOT.relativize(dir).toString()))
-        .getRules();
+    List<PolicyRule> rules = rulesWithComponent("gang-scheduling");
 
     assertThat(rules).anySatisfy(r -> {
       assertThat(r.getApiGroups()).containsExactly("scheduling.volcano.sh", "scheduling.x-k8s.io");
@@ -90,17 +80,7 @@ class DeployVariantsIT {
 
   @Test
   void theKueueComponentAddsWorkloadsAndReadsFlavorsAndPriorities() throws IOException {
-    Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), "kueue-");
-    Files.writeString(dir.resolve("kustomization.yaml"), """
-        apiVersion: kustomize.config.k8s.io/v1beta1
-        kind: Kustomization
-        resources: [%s]
-        components: [%s]
-        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
-        dir.relativize(LocalCluster.ROOT.resolve("deploy/components/kueue"))));
-
-    List<PolicyRule> rules = clusterRole(DeployedOperator.build(client, LocalCluster.ROOT.relativize(dir).toString()))
-        .getRules();
+    List<PolicyRule> rules = rulesWithComponent("kueue");
 
     assertThat(rules).anySatisfy(r -> {
       assertThat(r.getResources()).containsExactly("workloads");
@@ -130,5 +110,19 @@ class DeployVariantsIT {
 
   private static List<String> resources(List<HasMetadata> objects) {
     return clusterRole(objects).getRules().stream().flatMap(r -> r.getResources().stream()).toList();
+  }
+
+  /** The ClusterRole's rules of a kustomization of the user's: deploy/ plus one of its components. */
+  private static List<PolicyRule> rulesWithComponent(String component) throws IOException {
+    Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
+        component + "-");
+    Files.writeString(dir.resolve("kustomization.yaml"), """
+        apiVersion: kustomize.config.k8s.io/v1beta1
+        kind: Kustomization
+        resources: [%s]
+        components: [%s]
+        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
+        dir.relativize(LocalCluster.ROOT.resolve("deploy/components/" + component))));
+    return clusterRole(DeployedOperator.build(client, LocalCluster.ROOT.relativize(dir).toString())).getRules();
   }
 }
