@@ -1,5 +1,6 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.Leadership;
 import dev.stint.core.decision.JobEvent;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.spi.TrainingFramework;
@@ -11,7 +12,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Instant;
@@ -37,9 +40,11 @@ public final class KueueLink<J extends TrainingJob<?>> {
   private final WorkloadWriter writer;
   private final String kind;
   private final EventRecorder events;
+  private final Leadership leadership;
   /** Jobs told about a Workload that is not Stint's, told once each (dropped when the job goes). */
   private final Set<String> toldForeign = ConcurrentHashMap.newKeySet();
   private volatile InformerEventSource<GenericKubernetesResource, J> workloads;
+  private volatile IndexerResourceCache<J> jobs;
 
   /**
    * A job's queueing as read before a pass.
@@ -50,10 +55,14 @@ public final class KueueLink<J extends TrainingJob<?>> {
     static final Followed NOT_QUEUED = new Followed(false, null, KueueGate.NOT_QUEUED);
   }
 
-  /** @param events where a Workload that is not Stint's is reported */
+  /**
+   * @param events where a Workload that is not Stint's is reported
+   * @param leadership whether this process may write Workloads outside a reconcile
+   */
   public KueueLink(TrainingFramework<J> framework, KueueSettings settings, FlavorCache flavors,
-                   WorkloadWriter writer, EventRecorder events) {
+                   WorkloadWriter writer, EventRecorder events, Leadership leadership) {
     this.events = events;
+    this.leadership = leadership;
     this.framework = framework;
     this.settings = settings;
     this.flavors = flavors;
@@ -63,7 +72,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
 
   /** Kueue off: a link that follows nothing. */
   public static <J extends TrainingJob<?>> KueueLink<J> off(TrainingFramework<J> framework) {
-    return new KueueLink<>(framework, KueueSettings.OFF, null, null, null);
+    return new KueueLink<>(framework, KueueSettings.OFF, null, null, null, null);
   }
 
   /** The informer of the kind's Workloads (those Stint created, by their label), in native mode. */
@@ -77,7 +86,20 @@ public final class KueueLink<J extends TrainingJob<?>> {
         .withLabelSelector("training.kubeflow.org/operator-name=" + framework.controllerName())
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
         .build();
-    workloads = new InformerEventSource<>(config, context);
+    jobs = context.getPrimaryCache();
+    workloads = new InformerEventSource<>(config, context) {
+      @Override
+      public void onAdd(GenericKubernetesResource workload) {
+        super.onAdd(workload);
+        releaseIfOrphaned(workload);
+      }
+
+      @Override
+      public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource workload) {
+        super.onUpdate(old, workload);
+        releaseIfOrphaned(workload);
+      }
+    };
     return Optional.of(workloads);
   }
 
@@ -129,15 +151,49 @@ public final class KueueLink<J extends TrainingJob<?>> {
     events.record(job, JobEvent.warning(kind + "WorkloadNotStints", message));
   }
 
-  /** The job of that uid is gone: its Workloads' finalizers go too, or Kueue would hold their quota for ever. */
+  /**
+   * The job of that uid is gone: its Workloads' finalizers go too, or Kueue would hold their quota for ever. Only
+   * the process that reconciles writes; a standby's job cache sees the deletion too.
+   */
   public void jobGone(String uid) {
     InformerEventSource<GenericKubernetesResource, J> source = workloads;
     toldForeign.remove(uid);
-    if (source == null) {
+    if (source == null || !leadership.leading()) {
       return;
     }
     source.list(w -> w.getMetadata().getLabels() != null
-        && uid.equals(w.getMetadata().getLabels().get(KueueApi.JOB_UID_LABEL))).forEach(writer::releaseLater);
+        && uid.equals(w.getMetadata().getLabels().get(KueueApi.JOB_UID_LABEL))).forEach(this::release);
+  }
+
+  /**
+   * Releases every Workload of the kind whose job is gone: those of jobs deleted while no Stint was leading. Called
+   * when this process starts reconciling, with its caches synced.
+   */
+  public void releaseOrphans() {
+    InformerEventSource<GenericKubernetesResource, J> source = workloads;
+    if (source == null || !leadership.leading()) {
+      return;
+    }
+    source.list(this::orphaned).forEach(this::release);
+  }
+
+  private void releaseIfOrphaned(GenericKubernetesResource workload) {
+    if (jobs != null && leadership.leading() && orphaned(workload)) {
+      release(workload);
+    }
+  }
+
+  private boolean orphaned(GenericKubernetesResource workload) {
+    WorkloadView.Owner owner = WorkloadView.ownerOf(workload);
+    Optional<String> jobUid = owner == null ? Optional.empty()
+        : jobs.get(new ResourceID(owner.name(), workload.getMetadata().getNamespace()))
+            .map(job -> job.getMetadata().getUid());
+    return WorkloadView.orphaned(WorkloadView.of(workload).hasFinalizer(), owner, jobUid);
+  }
+
+  /** In the background, after the API server confirmed the job is gone: the caches may lag behind it. */
+  private void release(GenericKubernetesResource workload) {
+    writer.releaseLater(workload, framework.jobType());
   }
 
   private Optional<GenericKubernetesResource> workloadOf(J job) {

@@ -39,6 +39,36 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
     return condition(type).map(WorkloadCondition::isTrue).orElse(false);
   }
 
+  /** The job a Workload belongs to: its controller owner reference, else its job-uid label with no name. */
+  public record Owner(String name, String uid) { }
+
+  /** The Workload's job as its metadata names it; null when it names none. */
+  public static Owner ownerOf(GenericKubernetesResource workload) {
+    var meta = workload.getMetadata();
+    if (meta.getOwnerReferences() != null) {
+      for (var ref : meta.getOwnerReferences()) {
+        if (Boolean.TRUE.equals(ref.getController())) {
+          return new Owner(ref.getName(), ref.getUid());
+        }
+      }
+    }
+    String uid = meta.getLabels() == null ? null : meta.getLabels().get(KueueApi.JOB_UID_LABEL);
+    return uid == null ? null : new Owner(null, uid);
+  }
+
+  /**
+   * Whether a Workload holding Kueue's finalizer outlived its job: no job of its owner's name exists now, or one
+   * with another uid (the job was deleted and made again). Such a Workload holds its quota until the finalizer goes.
+   *
+   * @param jobUidNow the uid of the job of the owner's name in the cache, empty when there is none
+   */
+  public static boolean orphaned(boolean hasFinalizer, Owner owner, Optional<String> jobUidNow) {
+    if (!hasFinalizer || owner == null || owner.name() == null) {
+      return false; // without a name the job cannot be looked up: its deletion's own notice releases it
+    }
+    return jobUidNow.map(uid -> !uid.equals(owner.uid())).orElse(true);
+  }
+
   public boolean hasFinalizer() {
     return finalizers.contains(KueueApi.FINALIZER);
   }

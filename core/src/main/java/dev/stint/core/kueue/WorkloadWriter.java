@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -207,9 +208,32 @@ public final class WorkloadWriter implements AutoCloseable {
     return new WorkloadFor.Priority(ref.get(), value);
   }
 
-  /** {@link #release} in the background: called from an informer's thread, which must not wait on the API server. */
-  public void releaseLater(GenericKubernetesResource workload) {
-    background.execute(() -> release(workload));
+  /**
+   * {@link #release} in the background, if the API server confirms the job is gone: called from informers' threads,
+   * which must not wait on the API server, and from caches that may lag behind it.
+   */
+  public void releaseLater(GenericKubernetesResource workload, Class<? extends HasMetadata> jobType) {
+    background.execute(() -> {
+      if (!jobExists(workload, jobType)) {
+        release(workload);
+      }
+    });
+  }
+
+  private boolean jobExists(GenericKubernetesResource workload, Class<? extends HasMetadata> jobType) {
+    WorkloadView.Owner owner = WorkloadView.ownerOf(workload);
+    if (owner == null || owner.name() == null) {
+      return false;
+    }
+    try {
+      HasMetadata job = client.resources(jobType).inNamespace(workload.getMetadata().getNamespace())
+          .withName(owner.name()).get();
+      return job != null && owner.uid() != null && owner.uid().equals(job.getMetadata().getUid());
+    } catch (KubernetesClientException e) {
+      LOG.warn("Workload {}/{} kept: its job could not be read ({})", workload.getMetadata().getNamespace(),
+          workload.getMetadata().getName(), e.getMessage());
+      return true;
+    }
   }
 
   @Override

@@ -138,6 +138,44 @@ class KueueOnMockServerTest extends MockServerEngineTest {
   }
 
   @Test
+  void aJobDeletedWhileStintWasDownHasItsWorkloadReleasedWhenStintStarts() {
+    create(queued("left", 1));
+    await().untilAsserted(() -> assertThat(workload("left")).isNotNull());
+    String name = workload("left").getMetadata().getName();
+    kueue.admit(name, "team-cq", "on-demand", null);
+    await().untilAsserted(() -> assertThat(pods("left")).hasSize(1));
+    operator.stop();
+
+    client.resources(TestJob.class).inNamespace("default").withName("left").delete();
+    await().untilAsserted(() -> assertThat(job("left")).isNull());
+    assertThat(kueue.get(name).getMetadata().getFinalizers()).containsExactly(KueueApi.FINALIZER);
+    operator = newOperator();
+    operator.start();
+
+    await().untilAsserted(() -> assertThat(kueue.get(name)).isNull());
+  }
+
+  @Test
+  void aWorkloadWhoseJobIsGoneIsReleasedWhenTheInformerSeesItAndAnotherJobsIsKept() {
+    create(queued("alive", 1));
+    await().untilAsserted(() -> assertThat(workload("alive")).isNotNull());
+    String alive = workload("alive").getMetadata().getName();
+    String orphan = "testjob-gone-abcde";
+    client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").resource(
+        new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder().withApiVersion(KueueApi.API_VERSION)
+            .withKind("Workload").withNewMetadata().withName(orphan)
+            .withLabels(Map.of("training.kubeflow.org/operator-name", new TestFramework().controllerName(),
+                KueueApi.JOB_UID_LABEL, "uid-of-a-deleted-job"))
+            .withFinalizers(KueueApi.FINALIZER)
+            .addNewOwnerReference().withApiVersion("test.stint.dev/v1").withKind("TestJob").withName("gone")
+            .withUid("uid-of-a-deleted-job").withController(true).endOwnerReference().endMetadata()
+            .withAdditionalProperties(Map.of("spec", Map.of("queueName", "team-q"))).build()).create();
+
+    await().untilAsserted(() -> assertThat(kueue.get(orphan)).isNull());
+    assertThat(kueue.get(alive).getMetadata().getFinalizers()).containsExactly(KueueApi.FINALIZER);
+  }
+
+  @Test
   void aWorkloadKueuesOwnIntegrationMadeIsReportedAndTheJobWaits() {
     operator.stop(); // the job first, then Kueue's Workload of it, then Stint
     create(queued("twice", 1));
