@@ -56,16 +56,16 @@ public final class StintOperator implements AutoCloseable {
   private final FlavorCache flavors;
   private final WorkloadWriter workloads;
   /** Told when this process starts reconciling; by {@link #start} itself when there is no leader election. */
-  private final Leadership leadership;
+  private final ReconcilerRole role;
   private final boolean electsLeader;
   private DeafWatchCheck deafWatchCheck;
 
   private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events,
                         List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle,
                         WatchCheckSettings watchCheck, List<RegisteredController<?>> controllers,
-                        FlavorCache flavors, WorkloadWriter workloads, Leadership leadership,
+                        FlavorCache flavors, WorkloadWriter workloads, ReconcilerRole role,
                         boolean electsLeader) {
-    this.leadership = leadership;
+    this.role = role;
     this.electsLeader = electsLeader;
     this.flavors = flavors;
     this.workloads = workloads;
@@ -111,7 +111,7 @@ public final class StintOperator implements AutoCloseable {
     }
     operator.start();
     if (!electsLeader) {
-      leadership.started(); // the only process: it reconciles from now on, its caches synced
+      role.started(); // the only process: it reconciles from now on, its caches synced
     }
     if (!watchCheck.period().isZero()) {
       Duration period = watchCheck.period();
@@ -256,7 +256,7 @@ public final class StintOperator implements AutoCloseable {
     public Builder metrics(StintMetrics metrics) { this.metrics = metrics; return this; }
 
     public StintOperator build() {
-      Leadership leadership = new Leadership();
+      ReconcilerRole role = new ReconcilerRole();
       StintMetrics metrics = this.metrics != null ? this.metrics : new StintMetrics();
       Operator operator = new Operator(o -> o.withKubernetesClient(client)
           .withMetrics(metrics.josdk())
@@ -269,7 +269,7 @@ public final class StintOperator implements AutoCloseable {
           .withResourceCloner(new SharedResourceCloner())
           .withCacheSyncTimeout(Duration.ofMinutes(2))
           .withStopOnInformerErrorDuringStartup(stopOnInformerError)
-          .withLeaderElectionConfiguration(leaderElection == null ? null : leadership.following(leaderElection))
+          .withLeaderElectionConfiguration(leaderElection == null ? null : role.following(leaderElection))
           .withInformerStoppedHandler((informer, error) -> {
             if (error == null) {
               return;
@@ -289,11 +289,11 @@ public final class StintOperator implements AutoCloseable {
       List<RegisteredController<?>> controllers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {
         reconcilers.add(register(operator, framework, applier, events, lifecycle, controllers, flavors, workloads,
-            leadership));
+            role));
       }
       return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle,
           new WatchCheckSettings(client, watchCheckPeriod, stopOnInformerError), List.copyOf(controllers), flavors,
-          workloads, leadership, leaderElection != null);
+          workloads, role, leaderElection != null);
     }
 
     private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Operator operator, TrainingFramework<J> framework,
@@ -301,12 +301,12 @@ public final class StintOperator implements AutoCloseable {
                                                      JobLifecycleMetrics lifecycle,
                                                      List<RegisteredController<?>> controllers,
                                                      FlavorCache flavors, WorkloadWriter workloads,
-                                                     Leadership leadership) {
+                                                     ReconcilerRole role) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
       KueueLink<J> link = kueue.nativeMode()
-          ? new KueueLink<>(framework, kueue, flavors, workloads, events, leadership) : KueueLink.off(framework);
-      leadership.whenLeading(link::releaseOrphans);
+          ? new KueueLink<>(framework, kueue, flavors, workloads, events, role) : KueueLink.off(framework);
+      role.whenLeading(link::releaseOrphans);
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
           new EngineSettings(gangScheduler, kueue), lifecycle, link);
       controllers.add(operator.register(reconciler, configuration(operator, reconciler, framework, namespaces)));

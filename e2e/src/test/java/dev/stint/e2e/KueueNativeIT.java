@@ -223,6 +223,30 @@ class KueueNativeIT {
   }
 
   @Test
+  void aRunningJobDeletedWhileStintWasDownHasItsQuotaFreedWhenStintStartsLeading() throws InterruptedException {
+    create(job("left", LocalKueue.LOW, 1, null)); // 2 CPU: the whole queue
+    String uid = pytorchJob("left").getMetadata().getUid();
+    String left = workloadOf("left");
+    kueue.awaitAdmitted(left);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("left").isTrue("Running")).isTrue());
+    cluster.operator().close();
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("left").delete();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(pytorchJob("left")).isNull());
+    // the garbage collector marks the Workload for deletion, but Kueue's finalizer holds it and its quota
+    kueue.awaitWorkload(left, "marked for deletion, still admitted",
+        w -> w.deleting() && w.finalizers().contains("kueue.x-k8s.io/resource-in-use") && w.admission().isPresent());
+    create(job("next", LocalKueue.LOW, 1, null)); // needs that quota; its Workload comes once Stint is back
+
+    // leading through a Lease, so the release runs from the start-of-leadership callback
+    cluster = new OperatorInNamespace(client, ns, OperatorProcess.start("--kueue=native", "--leader-election=true",
+        "--leader-election-namespace=" + ns, "--leader-election-id=stint-kueue"));
+    kueue.awaitNoWorkloadOfJob(uid);
+    kueue.awaitAdmitted(workloadOf("next"));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("next").isTrue("Running")).isTrue());
+  }
+
+  @Test
   void theUsersSuspendDeactivatesTheWorkloadAndFreesTheQuota() {
     create(job("paused", LocalKueue.LOW, 1, null));
     String paused = workloadOf("paused");

@@ -44,6 +44,11 @@ record KueueWorkload(GenericKubernetesResource resource) {
     return labels == null ? null : labels.get(LocalKueue.JOB_UID_LABEL);
   }
 
+  /** Whether it is marked for deletion (held by a finalizer). */
+  boolean deleting() {
+    return resource.getMetadata().getDeletionTimestamp() != null;
+  }
+
   List<String> finalizers() {
     return resource.getMetadata().getFinalizers();
   }

@@ -1,6 +1,6 @@
 package dev.stint.core.kueue;
 
-import dev.stint.core.Leadership;
+import dev.stint.core.ReconcilerRole;
 import dev.stint.core.decision.JobEvent;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.spi.TrainingFramework;
@@ -40,7 +40,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
   private final WorkloadWriter writer;
   private final String kind;
   private final EventRecorder events;
-  private final Leadership leadership;
+  private final ReconcilerRole role;
   /** Jobs told about a Workload that is not Stint's, told once each (dropped when the job goes). */
   private final Set<String> toldForeign = ConcurrentHashMap.newKeySet();
   private volatile InformerEventSource<GenericKubernetesResource, J> workloads;
@@ -57,12 +57,12 @@ public final class KueueLink<J extends TrainingJob<?>> {
 
   /**
    * @param events where a Workload that is not Stint's is reported
-   * @param leadership whether this process may write Workloads outside a reconcile
+   * @param role whether this process may write Workloads outside a reconcile
    */
   public KueueLink(TrainingFramework<J> framework, KueueSettings settings, FlavorCache flavors,
-                   WorkloadWriter writer, EventRecorder events, Leadership leadership) {
+                   WorkloadWriter writer, EventRecorder events, ReconcilerRole role) {
     this.events = events;
-    this.leadership = leadership;
+    this.role = role;
     this.framework = framework;
     this.settings = settings;
     this.flavors = flavors;
@@ -158,7 +158,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
   public void jobGone(String uid) {
     InformerEventSource<GenericKubernetesResource, J> source = workloads;
     toldForeign.remove(uid);
-    if (source == null || !leadership.leading()) {
+    if (source == null || !role.leading()) {
       return;
     }
     source.list(w -> w.getMetadata().getLabels() != null
@@ -171,14 +171,14 @@ public final class KueueLink<J extends TrainingJob<?>> {
    */
   public void releaseOrphans() {
     InformerEventSource<GenericKubernetesResource, J> source = workloads;
-    if (source == null || !leadership.leading()) {
+    if (source == null || !role.leading()) {
       return;
     }
     source.list(this::orphaned).forEach(this::release);
   }
 
   private void releaseIfOrphaned(GenericKubernetesResource workload) {
-    if (jobs != null && leadership.leading() && orphaned(workload)) {
+    if (jobs != null && role.leading() && orphaned(workload)) {
       release(workload);
     }
   }

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
  * JOSDK processes events only on the leader, but informers and their handlers run on every replica; a write made
  * outside a reconcile (such as releasing the Workload of a deleted job) asks here first, so standbys never write.
  */
-public final class Leadership {
-  private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
+public final class ReconcilerRole {
+  private static final Logger LOG = LoggerFactory.getLogger(ReconcilerRole.class);
   private final List<Runnable> onStartLeading = new CopyOnWriteArrayList<>();
   private volatile boolean leading;
 
@@ -34,7 +34,7 @@ public final class Leadership {
       try {
         action.run();
       } catch (RuntimeException e) {
-        LOG.warn("A start-of-leadership task failed: {}", e.toString(), e);
+        LOG.warn("A start-of-role task failed: {}", e.toString(), e);
       }
     }
   }
