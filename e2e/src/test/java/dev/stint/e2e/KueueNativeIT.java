@@ -223,6 +223,33 @@ class KueueNativeIT {
   }
 
   @Test
+  void aWorkerThatSucceededGivesItsQuotaToAWaitingJobWhileTheMasterRuns() {
+    create(job("part", LocalKueue.LOW, 1, null)); // master and worker: the queue's 2 CPU
+    String part = workloadOf("part");
+    kueue.awaitAdmitted(part);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("part").isTrue("Running")).isTrue());
+    String small = job("small", LocalKueue.LOW, 0, null);
+    create(small.substring(0, small.indexOf("    Worker:")) + "\n"); // a master alone: 1 CPU
+    kueue.awaitCondition(workloadOf("small"), "QuotaReserved", "False", null);
+
+    exit("part-worker-0", 0);
+
+    KueueWorkload reclaimed = kueue.awaitWorkload(part, "worker reclaimable",
+        w -> java.util.Map.of("worker", 1).equals(w.reclaimablePods()));
+    assertThat(reclaimed.isTrue("Admitted")).isTrue();
+    assertThat(reclaimed.isTrue("PodsReady")).as("Kueue's and Stint's other status fields kept").isTrue();
+    kueue.awaitAdmitted(workloadOf("small"));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("small").isTrue("Running")).isTrue());
+    assertThat(status("part").isTrue("Succeeded")).isFalse();
+  }
+
+  /** Ends one pod with that exit code (kwok's stage for the annotation). */
+  void exit(String pod, int code) {
+    client.pods().inNamespace(ns).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"annotations\":{\"stint.dev/kwok-exit-code\":\"" + code + "\"}}}");
+  }
+
+  @Test
   void aRunningJobDeletedWhileStintWasDownHasItsQuotaFreedWhenStintStartsLeading() throws InterruptedException {
     create(job("left", LocalKueue.LOW, 1, null)); // 2 CPU: the whole queue
     String uid = pytorchJob("left").getMetadata().getUid();

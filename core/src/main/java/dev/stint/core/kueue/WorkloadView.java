@@ -15,11 +15,14 @@ import java.util.Optional;
  *
  * @param admission null while no quota is reserved
  * @param podSetUpdates every admission check's {@code podSetUpdates}, in order
+ * @param podSetCounts {@code spec.podSets[].count} by podSet name, in the spec's order
+ * @param reclaimablePods {@code status.reclaimablePods} as counts by podSet name
  */
 public record WorkloadView(String name, String resourceVersion, Long generation, boolean deleting,
                            List<String> finalizers, Map<String, String> annotations, String queueName, boolean active,
                            List<WorkloadCondition> conditions, Admission admission,
-                           List<PodSetUpdate> podSetUpdates) {
+                           List<PodSetUpdate> podSetUpdates, Map<String, Integer> podSetCounts,
+                           Map<String, Integer> reclaimablePods) {
 
   /** {@code status.admission}. */
   public record Admission(String clusterQueue, List<PodSetAssignment> podSetAssignments) { }
@@ -94,7 +97,19 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
         meta.getFinalizers() == null ? List.of() : List.copyOf(meta.getFinalizers()),
         Map.copyOf(strings(meta.getAnnotations())), string(spec.get("queueName")),
         !Boolean.FALSE.equals(spec.get("active")), List.copyOf(conditions), admission(status.get("admission")),
-        List.copyOf(updates));
+        List.copyOf(updates), counts(spec.get("podSets")), counts(status.get("reclaimablePods")));
+  }
+
+  /** A list of {@code {name, count}} as counts by name, in the list's order. */
+  private static Map<String, Integer> counts(Object entries) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (Object entry : list(entries)) {
+      Map<String, Object> fields = map(entry);
+      if (fields.get("name") instanceof String name) {
+        counts.put(name, fields.get("count") instanceof Number n ? n.intValue() : 0);
+      }
+    }
+    return java.util.Collections.unmodifiableMap(counts);
   }
 
   private static Admission admission(Object value) {

@@ -23,6 +23,12 @@ public sealed interface WorkloadWrite {
    */
   record Release(Map<String, Object> body) implements WorkloadWrite { }
 
+  /**
+   * Set {@code status.reclaimablePods} to these counts by podSet name, by server-side apply under Stint's own field
+   * manager (Kueue's fields stay Kueue's).
+   */
+  record ApplyReclaimablePods(Map<String, Integer> counts) implements WorkloadWrite { }
+
   /** Remove Kueue's finalizer, at this index of the list observed. */
   record RemoveFinalizer(int index) implements WorkloadWrite { }
 }

@@ -87,6 +87,8 @@ public final class WorkloadWriter implements AutoCloseable {
     } else if (write instanceof WorkloadWrite.Release release) {
       patchStatus(namespace, workload.name(), release.body());
       LOG.info("Released the quota of evicted Workload {}", workload.name());
+    } else if (write instanceof WorkloadWrite.ApplyReclaimablePods reclaimable) {
+      applyReclaimablePods(namespace, workload, reclaimable.counts());
     } else if (write instanceof WorkloadWrite.RemoveFinalizer remove) {
       workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON), removeFinalizer(remove.index()));
       LOG.debug("Removed the finalizer of Workload {}", workload.name());
@@ -128,6 +130,29 @@ public final class WorkloadWriter implements AutoCloseable {
     }
     LOG.debug("Workload {}: {}={} ({})", workload.name(), apply.condition().type(), apply.condition().status(),
         apply.condition().reason());
+  }
+
+  /**
+   * {@code status.reclaimablePods} by server-side apply under Stint's own field manager: the list is a map keyed by
+   * name, so Kueue's other status fields and conditions stay untouched. Without server-side apply, the whole list
+   * patched under the resource version observed.
+   */
+  private void applyReclaimablePods(String namespace, WorkloadView workload, Map<String, Integer> counts) {
+    List<Map<String, Object>> entries = counts.entrySet().stream()
+        .map(e -> Map.<String, Object>of("name", e.getKey(), "count", e.getValue())).toList();
+    if (serverSideApply) {
+      Map<String, Object> body = Map.of("apiVersion", KueueApi.API_VERSION, "kind", "Workload",
+          "metadata", Map.of("name", workload.name(), "namespace", namespace),
+          "status", Map.of("reclaimablePods", entries));
+      client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).withName(workload.name())
+          .subresource("status").patch(new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
+              .withFieldManager(ReclaimablePods.MANAGER).withForce(true).build(), json(body));
+    } else {
+      patchStatus(namespace, workload.name(), Map.of(
+          "metadata", Map.of("resourceVersion", workload.resourceVersion()),
+          "status", Map.of("reclaimablePods", entries)));
+    }
+    LOG.info("Workload {}: reclaimable pods {}", workload.name(), counts);
   }
 
   /**

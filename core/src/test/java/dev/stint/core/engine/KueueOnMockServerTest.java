@@ -138,6 +138,25 @@ class KueueOnMockServerTest extends MockServerEngineTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void aWorkerThatSucceededWhileOthersRunIsReportedReclaimable() {
+    create(queued("part", 3));
+    await().untilAsserted(() -> assertThat(workload("part")).isNotNull());
+    String name = workload("part").getMetadata().getName();
+    kueue.admit(name, "team-cq", "on-demand", null);
+    await().untilAsserted(() -> assertThat(pods("part")).hasSize(3));
+    kubelet.runAll(pods("part"));
+    await().untilAsserted(() -> assertThat(condition(kueue.get(name), "PodsReady")).isEqualTo("True/Started"));
+
+    kubelet.succeed(pods("part").get(0).getMetadata().getName());
+
+    await().untilAsserted(() -> assertThat((List<Map<String, Object>>) status(kueue.get(name)).get("reclaimablePods"))
+        .containsExactly(Map.of("name", "worker", "count", 1)));
+    assertThat(status("part").isTrue("Succeeded")).isFalse();
+    assertThat(condition(kueue.get(name), "Admitted")).isEqualTo("True/Admitted");
+  }
+
+  @Test
   void aJobDeletedWhileStintWasDownHasItsWorkloadReleasedWhenStintStarts() {
     create(queued("left", 1));
     await().untilAsserted(() -> assertThat(workload("left")).isNotNull());
