@@ -243,6 +243,49 @@ class KueueNativeIT {
     assertThat(status("part").isTrue("Succeeded")).isFalse();
   }
 
+  @Test
+  void aPartialSuccessFinishesTheWorkloadAsSucceededAndTheQuotaGoesToAWaitingJob() {
+    create(String.join("\n",
+        "apiVersion: kubeflow.org/v1",
+        "kind: PyTorchJob",
+        "metadata:",
+        "  name: partial", // the same priority as the waiting job, which must not preempt it
+        "  labels: {kueue.x-k8s.io/queue-name: " + LocalKueue.LOCAL_QUEUE + ", kueue.x-k8s.io/priority-class: "
+            + LocalKueue.LOW + "}",
+        "spec:",
+        "  runPolicy:",
+        "    suspend: false",
+        "    successPolicy: {rules: [{succeeded: {Worker: 1}}]}",
+        "  pytorchReplicaSpecs:",
+        "    Worker:",
+        "      replicas: 2", // the queue's 2 CPU
+        "      restartPolicy: Never",
+        "      template:",
+        "        spec:",
+        "          containers: [{name: pytorch, image: busybox, resources: {requests: {cpu: \"1\"}}}]", ""));
+    String partial = workloadOf("partial");
+    kueue.awaitAdmitted(partial);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("partial").isTrue("Running")).isTrue());
+    create(job("waiting", LocalKueue.LOW, 1, null));
+    String waiting = workloadOf("waiting");
+    kueue.awaitCondition(waiting, "QuotaReserved", "False", null);
+
+    exit("partial-worker-1", 1);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(pods("partial")).filteredOn(
+        p -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase())).hasSize(1));
+    exit("partial-worker-0", 0);
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(status("partial").isTrue("PartiallySucceeded")).isTrue();
+      assertThat(status("partial").isTrue("Succeeded")).isTrue();
+    });
+    KueueWorkload finished = kueue.awaitCondition(partial, "Finished", "True", "Succeeded");
+    assertThat(finished.condition("Finished").orElseThrow().getMessage()).contains("partially succeeded");
+    kueue.awaitWorkload(partial, "finalizer removed", w -> w.finalizers().isEmpty());
+    kueue.awaitAdmitted(waiting);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("waiting").isTrue("Running")).isTrue());
+  }
+
   /** Ends one pod with that exit code (kwok's stage for the annotation). */
   void exit(String pod, int code) {
     client.pods().inNamespace(ns).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
