@@ -128,6 +128,9 @@ public final class KueueLink<J extends TrainingJob<?>> {
         now));
     boolean ended = next != null && (next.isTrue("Succeeded") || next.isTrue("Failed"));
     ReclaimablePods.decide(followed.workload(), ended, pods, restartPolicies(job)).ifPresent(writes::add);
+    if (followed.workload() != null && followed.workload().admission() == null && !ended) {
+      OutdatedWorkload.decide(followed.workload(), WorkloadFor.podSetsOf(job, framework)).ifPresent(writes::add);
+    }
     if (writes.isEmpty()) {
       return;
     }

@@ -29,6 +29,12 @@ public sealed interface WorkloadWrite {
    */
   record ApplyReclaimablePods(Map<String, Integer> counts) implements WorkloadWrite { }
 
+  /**
+   * Replace {@code spec.podSets} (and the digest they are known by) with the job's current ones: a JSON patch locked
+   * by the resource version observed.
+   */
+  record ReplacePodSets(WorkloadFor.PodSets podSets) implements WorkloadWrite { }
+
   /** Remove Kueue's finalizer, at this index of the list observed. */
   record RemoveFinalizer(int index) implements WorkloadWrite { }
 }

@@ -87,12 +87,31 @@ public final class WorkloadWriter implements AutoCloseable {
     } else if (write instanceof WorkloadWrite.Release release) {
       patchStatus(namespace, workload.name(), release.body());
       LOG.info("Released the quota of evicted Workload {}", workload.name());
+    } else if (write instanceof WorkloadWrite.ReplacePodSets replace) {
+      workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON),
+          replacePodSets(workload.resourceVersion(), replace.podSets()));
+      LOG.info("Workload {}: podSets replaced, as the job changed while queued", workload.name());
     } else if (write instanceof WorkloadWrite.ApplyReclaimablePods reclaimable) {
       applyReclaimablePods(namespace, workload, reclaimable.counts());
     } else if (write instanceof WorkloadWrite.RemoveFinalizer remove) {
       workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON), removeFinalizer(remove.index()));
       LOG.debug("Removed the finalizer of Workload {}", workload.name());
     }
+  }
+
+  /** A JSON patch that replaces the podSets and their digest, and fails if the Workload changed since it was read. */
+  static String replacePodSets(String resourceVersion, WorkloadFor.PodSets podSets) {
+    return json(List.of(op("test", "/metadata/resourceVersion", resourceVersion),
+        op("replace", "/spec/podSets", podSets.podSets()),
+        op("add", "/metadata/annotations/" + KueueApi.PODSETS_DIGEST.replace("/", "~1"), podSets.digest())));
+  }
+
+  private static Map<String, Object> op(String op, String path, Object value) {
+    Map<String, Object> operation = new LinkedHashMap<>();
+    operation.put("op", op);
+    operation.put("path", path);
+    operation.put("value", value);
+    return operation;
   }
 
   /** A JSON patch that removes Kueue's finalizer at that index, and fails if another entry is there now. */
