@@ -286,6 +286,23 @@ class KueueNativeIT {
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("waiting").isTrue("Running")).isTrue());
   }
 
+  @Test
+  void aJobShrunkWhileQueuedGetsItsWorkloadUpdatedAndIsAdmitted() {
+    create(job("shrunk", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
+    String shrunk = workloadOf("shrunk");
+    kueue.awaitCondition(shrunk, "QuotaReserved", "False", null);
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("shrunk").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"pytorchReplicaSpecs\":{\"Worker\":{\"replicas\":1}}}}");
+
+    KueueWorkload admitted = kueue.awaitAdmitted(shrunk);
+    assertThat(admitted.name()).as("the same Workload, updated in place").isEqualTo(shrunk);
+    assertThat(admitted.podSetCounts()).containsExactly(java.util.Map.entry("master", 1),
+        java.util.Map.entry("worker", 1));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("shrunk").isTrue("Running")).isTrue());
+    assertThat(pods("shrunk")).hasSize(2);
+  }
+
   /** Ends one pod with that exit code (kwok's stage for the annotation). */
   void exit(String pod, int code) {
     client.pods().inNamespace(ns).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
