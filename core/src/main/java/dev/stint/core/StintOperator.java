@@ -55,12 +55,18 @@ public final class StintOperator implements AutoCloseable {
   private final List<RegisteredController<?>> controllers;
   private final FlavorCache flavors;
   private final WorkloadWriter workloads;
+  /** Told when this process starts reconciling; by {@link #start} itself when there is no leader election. */
+  private final ReconcilerRole role;
+  private final boolean electsLeader;
   private DeafWatchCheck deafWatchCheck;
 
   private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events,
                         List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle,
                         WatchCheckSettings watchCheck, List<RegisteredController<?>> controllers,
-                        FlavorCache flavors, WorkloadWriter workloads) {
+                        FlavorCache flavors, WorkloadWriter workloads, ReconcilerRole role,
+                        boolean electsLeader) {
+    this.role = role;
+    this.electsLeader = electsLeader;
     this.flavors = flavors;
     this.workloads = workloads;
     this.operator = operator;
@@ -104,6 +110,9 @@ public final class StintOperator implements AutoCloseable {
       flavors.start(); // before the controllers: an admitted job's first pass needs its flavors
     }
     operator.start();
+    if (!electsLeader) {
+      role.started(); // the only process: it reconciles from now on, its caches synced
+    }
     if (!watchCheck.period().isZero()) {
       Duration period = watchCheck.period();
       deafWatchCheck = new DeafWatchCheck(watchedCaches(), period, period.dividedBy(2), this::deafWatch);
@@ -247,6 +256,7 @@ public final class StintOperator implements AutoCloseable {
     public Builder metrics(StintMetrics metrics) { this.metrics = metrics; return this; }
 
     public StintOperator build() {
+      ReconcilerRole role = new ReconcilerRole();
       StintMetrics metrics = this.metrics != null ? this.metrics : new StintMetrics();
       Operator operator = new Operator(o -> o.withKubernetesClient(client)
           .withMetrics(metrics.josdk())
@@ -259,7 +269,7 @@ public final class StintOperator implements AutoCloseable {
           .withResourceCloner(new SharedResourceCloner())
           .withCacheSyncTimeout(Duration.ofMinutes(2))
           .withStopOnInformerErrorDuringStartup(stopOnInformerError)
-          .withLeaderElectionConfiguration(leaderElection)
+          .withLeaderElectionConfiguration(leaderElection == null ? null : role.following(leaderElection))
           .withInformerStoppedHandler((informer, error) -> {
             if (error == null) {
               return;
@@ -278,22 +288,25 @@ public final class StintOperator implements AutoCloseable {
       List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
       List<RegisteredController<?>> controllers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {
-        reconcilers.add(register(operator, framework, applier, events, lifecycle, controllers, flavors, workloads));
+        reconcilers.add(register(operator, framework, applier, events, lifecycle, controllers, flavors, workloads,
+            role));
       }
       return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle,
           new WatchCheckSettings(client, watchCheckPeriod, stopOnInformerError), List.copyOf(controllers), flavors,
-          workloads);
+          workloads, role, leaderElection != null);
     }
 
     private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Operator operator, TrainingFramework<J> framework,
                                                      ActionApplier applier, EventRecorder events,
                                                      JobLifecycleMetrics lifecycle,
                                                      List<RegisteredController<?>> controllers,
-                                                     FlavorCache flavors, WorkloadWriter workloads) {
+                                                     FlavorCache flavors, WorkloadWriter workloads,
+                                                     ReconcilerRole role) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
-      KueueLink<J> link = kueue.nativeMode() ? new KueueLink<>(framework, kueue, flavors, workloads, events)
-          : KueueLink.off(framework);
+      KueueLink<J> link = kueue.nativeMode()
+          ? new KueueLink<>(framework, kueue, flavors, workloads, events, role) : KueueLink.off(framework);
+      role.whenLeading(link::releaseOrphans);
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
           new EngineSettings(gangScheduler, kueue), lifecycle, link);
       controllers.add(operator.register(reconciler, configuration(operator, reconciler, framework, namespaces)));

@@ -223,6 +223,117 @@ class KueueNativeIT {
   }
 
   @Test
+  void aWorkerThatSucceededGivesItsQuotaToAWaitingJobWhileTheMasterRuns() {
+    create(job("part", LocalKueue.LOW, 1, null)); // master and worker: the queue's 2 CPU
+    String part = workloadOf("part");
+    kueue.awaitAdmitted(part);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("part").isTrue("Running")).isTrue());
+    String small = job("small", LocalKueue.LOW, 0, null);
+    create(small.substring(0, small.indexOf("    Worker:")) + "\n"); // a master alone: 1 CPU
+    kueue.awaitCondition(workloadOf("small"), "QuotaReserved", "False", null);
+
+    exit("part-worker-0", 0);
+
+    KueueWorkload reclaimed = kueue.awaitWorkload(part, "worker reclaimable",
+        w -> java.util.Map.of("worker", 1).equals(w.reclaimablePods()));
+    assertThat(reclaimed.isTrue("Admitted")).isTrue();
+    assertThat(reclaimed.isTrue("PodsReady")).as("Kueue's and Stint's other status fields kept").isTrue();
+    kueue.awaitAdmitted(workloadOf("small"));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("small").isTrue("Running")).isTrue());
+    assertThat(status("part").isTrue("Succeeded")).isFalse();
+  }
+
+  @Test
+  void aPartialSuccessFinishesTheWorkloadAsSucceededAndTheQuotaGoesToAWaitingJob() {
+    create(String.join("\n",
+        "apiVersion: kubeflow.org/v1",
+        "kind: PyTorchJob",
+        "metadata:",
+        "  name: partial", // the same priority as the waiting job, which must not preempt it
+        "  labels: {kueue.x-k8s.io/queue-name: " + LocalKueue.LOCAL_QUEUE + ", kueue.x-k8s.io/priority-class: "
+            + LocalKueue.LOW + "}",
+        "spec:",
+        "  runPolicy:",
+        "    suspend: false",
+        "    successPolicy: {rules: [{succeeded: {Worker: 1}}]}",
+        "  pytorchReplicaSpecs:",
+        "    Worker:",
+        "      replicas: 2", // the queue's 2 CPU
+        "      restartPolicy: Never",
+        "      template:",
+        "        spec:",
+        "          containers: [{name: pytorch, image: busybox, resources: {requests: {cpu: \"1\"}}}]", ""));
+    String partial = workloadOf("partial");
+    kueue.awaitAdmitted(partial);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("partial").isTrue("Running")).isTrue());
+    create(job("waiting", LocalKueue.LOW, 1, null));
+    String waiting = workloadOf("waiting");
+    kueue.awaitCondition(waiting, "QuotaReserved", "False", null);
+
+    exit("partial-worker-1", 1);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(pods("partial")).filteredOn(
+        p -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase())).hasSize(1));
+    exit("partial-worker-0", 0);
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(status("partial").isTrue("PartiallySucceeded")).isTrue();
+      assertThat(status("partial").isTrue("Succeeded")).isTrue();
+    });
+    KueueWorkload finished = kueue.awaitCondition(partial, "Finished", "True", "Succeeded");
+    assertThat(finished.condition("Finished").orElseThrow().getMessage()).contains("partially succeeded");
+    kueue.awaitWorkload(partial, "finalizer removed", w -> w.finalizers().isEmpty());
+    kueue.awaitAdmitted(waiting);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("waiting").isTrue("Running")).isTrue());
+  }
+
+  @Test
+  void aJobShrunkWhileQueuedGetsItsWorkloadUpdatedAndIsAdmitted() {
+    create(job("shrunk", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
+    String shrunk = workloadOf("shrunk");
+    kueue.awaitCondition(shrunk, "QuotaReserved", "False", null);
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("shrunk").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"pytorchReplicaSpecs\":{\"Worker\":{\"replicas\":1}}}}");
+
+    KueueWorkload admitted = kueue.awaitAdmitted(shrunk);
+    assertThat(admitted.name()).as("the same Workload, updated in place").isEqualTo(shrunk);
+    assertThat(admitted.podSetCounts()).containsExactly(java.util.Map.entry("master", 1),
+        java.util.Map.entry("worker", 1));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("shrunk").isTrue("Running")).isTrue());
+    assertThat(pods("shrunk")).hasSize(2);
+  }
+
+  /** Ends one pod with that exit code (kwok's stage for the annotation). */
+  void exit(String pod, int code) {
+    client.pods().inNamespace(ns).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"annotations\":{\"stint.dev/kwok-exit-code\":\"" + code + "\"}}}");
+  }
+
+  @Test
+  void aRunningJobDeletedWhileStintWasDownHasItsQuotaFreedWhenStintStartsLeading() throws InterruptedException {
+    create(job("left", LocalKueue.LOW, 1, null)); // 2 CPU: the whole queue
+    String uid = pytorchJob("left").getMetadata().getUid();
+    String left = workloadOf("left");
+    kueue.awaitAdmitted(left);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("left").isTrue("Running")).isTrue());
+    cluster.operator().close();
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("left").delete();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(pytorchJob("left")).isNull());
+    // the garbage collector marks the Workload for deletion, but Kueue's finalizer holds it and its quota
+    kueue.awaitWorkload(left, "marked for deletion, still admitted",
+        w -> w.deleting() && w.finalizers().contains("kueue.x-k8s.io/resource-in-use") && w.admission().isPresent());
+    create(job("next", LocalKueue.LOW, 1, null)); // needs that quota; its Workload comes once Stint is back
+
+    // leading through a Lease, so the release runs from the start-of-leadership callback
+    cluster = new OperatorInNamespace(client, ns, OperatorProcess.start("--kueue=native", "--leader-election=true",
+        "--leader-election-namespace=" + ns, "--leader-election-id=stint-kueue"));
+    kueue.awaitNoWorkloadOfJob(uid);
+    kueue.awaitAdmitted(workloadOf("next"));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("next").isTrue("Running")).isTrue());
+  }
+
+  @Test
   void theUsersSuspendDeactivatesTheWorkloadAndFreesTheQuota() {
     create(job("paused", LocalKueue.LOW, 1, null));
     String paused = workloadOf("paused");

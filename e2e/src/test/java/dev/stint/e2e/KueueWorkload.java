@@ -44,6 +44,21 @@ record KueueWorkload(GenericKubernetesResource resource) {
     return labels == null ? null : labels.get(LocalKueue.JOB_UID_LABEL);
   }
 
+  /** {@code status.reclaimablePods} as counts by podSet name. */
+  Map<String, Integer> reclaimablePods() {
+    List<Map<String, Object>> raw = resource.get("status", "reclaimablePods");
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    if (raw != null) {
+      raw.forEach(r -> counts.put((String) r.get("name"), ((Number) r.get("count")).intValue()));
+    }
+    return counts;
+  }
+
+  /** Whether it is marked for deletion (held by a finalizer). */
+  boolean deleting() {
+    return resource.getMetadata().getDeletionTimestamp() != null;
+  }
+
   List<String> finalizers() {
     return resource.getMetadata().getFinalizers();
   }

@@ -32,6 +32,11 @@ public final class KueueApi {
    * Stint's mark on a Workload it deactivated because the user suspended the job: only such a Workload is activated
    * again on resume (one Kueue deactivated, after too many requeues, stays so).
    */
+  /**
+   * Stint's annotation on a Workload: a digest of the podSets it was made from, so that a job changed while queued
+   * is seen without comparing templates the API server may have normalized.
+   */
+  public static final String PODSETS_DIGEST = "stint.dev/podsets-digest";
   public static final String DEACTIVATED_BY_SUSPEND = "stint.dev/deactivated-by-suspend";
 
   public static final ResourceDefinitionContext WORKLOADS = context("Workload", "workloads", true);

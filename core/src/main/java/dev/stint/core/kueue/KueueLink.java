@@ -1,5 +1,6 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.ReconcilerRole;
 import dev.stint.core.decision.JobEvent;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.spi.TrainingFramework;
@@ -11,11 +12,15 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,9 +42,11 @@ public final class KueueLink<J extends TrainingJob<?>> {
   private final WorkloadWriter writer;
   private final String kind;
   private final EventRecorder events;
+  private final ReconcilerRole role;
   /** Jobs told about a Workload that is not Stint's, told once each (dropped when the job goes). */
   private final Set<String> toldForeign = ConcurrentHashMap.newKeySet();
   private volatile InformerEventSource<GenericKubernetesResource, J> workloads;
+  private volatile IndexerResourceCache<J> jobs;
 
   /**
    * A job's queueing as read before a pass.
@@ -50,10 +57,14 @@ public final class KueueLink<J extends TrainingJob<?>> {
     static final Followed NOT_QUEUED = new Followed(false, null, KueueGate.NOT_QUEUED);
   }
 
-  /** @param events where a Workload that is not Stint's is reported */
+  /**
+   * @param events where a Workload that is not Stint's is reported
+   * @param role whether this process may write Workloads outside a reconcile
+   */
   public KueueLink(TrainingFramework<J> framework, KueueSettings settings, FlavorCache flavors,
-                   WorkloadWriter writer, EventRecorder events) {
+                   WorkloadWriter writer, EventRecorder events, ReconcilerRole role) {
     this.events = events;
+    this.role = role;
     this.framework = framework;
     this.settings = settings;
     this.flavors = flavors;
@@ -63,7 +74,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
 
   /** Kueue off: a link that follows nothing. */
   public static <J extends TrainingJob<?>> KueueLink<J> off(TrainingFramework<J> framework) {
-    return new KueueLink<>(framework, KueueSettings.OFF, null, null, null);
+    return new KueueLink<>(framework, KueueSettings.OFF, null, null, null, null);
   }
 
   /** The informer of the kind's Workloads (those Stint created, by their label), in native mode. */
@@ -77,7 +88,20 @@ public final class KueueLink<J extends TrainingJob<?>> {
         .withLabelSelector("training.kubeflow.org/operator-name=" + framework.controllerName())
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
         .build();
-    workloads = new InformerEventSource<>(config, context);
+    jobs = context.getPrimaryCache();
+    workloads = new InformerEventSource<>(config, context) {
+      @Override
+      public void onAdd(GenericKubernetesResource workload) {
+        super.onAdd(workload);
+        releaseIfOrphaned(workload);
+      }
+
+      @Override
+      public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource workload) {
+        super.onUpdate(old, workload);
+        releaseIfOrphaned(workload);
+      }
+    };
     return Optional.of(workloads);
   }
 
@@ -100,7 +124,13 @@ public final class KueueLink<J extends TrainingJob<?>> {
     }
     boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
         && job.getSpec().runPolicy().suspended();
-    List<WorkloadWrite> writes = WorkloadSync.decide(followed.workload(), next, suspended, pods, now);
+    List<WorkloadWrite> writes = new ArrayList<>(WorkloadSync.decide(followed.workload(), next, suspended, pods,
+        now));
+    boolean ended = next != null && (next.isTrue("Succeeded") || next.isTrue("Failed"));
+    ReclaimablePods.decide(followed.workload(), ended, pods, restartPolicies(job)).ifPresent(writes::add);
+    if (followed.workload() != null && followed.workload().admission() == null && !ended) {
+      OutdatedWorkload.decide(followed.workload(), WorkloadFor.podSetsOf(job, framework)).ifPresent(writes::add);
+    }
     if (writes.isEmpty()) {
       return;
     }
@@ -129,15 +159,59 @@ public final class KueueLink<J extends TrainingJob<?>> {
     events.record(job, JobEvent.warning(kind + "WorkloadNotStints", message));
   }
 
-  /** The job of that uid is gone: its Workloads' finalizers go too, or Kueue would hold their quota for ever. */
+  /**
+   * The job of that uid is gone: its Workloads' finalizers go too, or Kueue would hold their quota for ever. Only
+   * the process that reconciles writes; a standby's job cache sees the deletion too.
+   */
   public void jobGone(String uid) {
     InformerEventSource<GenericKubernetesResource, J> source = workloads;
     toldForeign.remove(uid);
-    if (source == null) {
+    if (source == null || !role.leading()) {
       return;
     }
     source.list(w -> w.getMetadata().getLabels() != null
-        && uid.equals(w.getMetadata().getLabels().get(KueueApi.JOB_UID_LABEL))).forEach(writer::releaseLater);
+        && uid.equals(w.getMetadata().getLabels().get(KueueApi.JOB_UID_LABEL))).forEach(this::release);
+  }
+
+  /**
+   * Releases every Workload of the kind whose job is gone: those of jobs deleted while no Stint was leading. Called
+   * when this process starts reconciling, with its caches synced.
+   */
+  public void releaseOrphans() {
+    InformerEventSource<GenericKubernetesResource, J> source = workloads;
+    if (source == null || !role.leading()) {
+      return;
+    }
+    source.list(this::orphaned).forEach(this::release);
+  }
+
+  private void releaseIfOrphaned(GenericKubernetesResource workload) {
+    if (jobs != null && role.leading() && orphaned(workload)) {
+      release(workload);
+    }
+  }
+
+  private boolean orphaned(GenericKubernetesResource workload) {
+    WorkloadView.Owner owner = WorkloadView.ownerOf(workload);
+    Optional<String> jobUid = owner == null ? Optional.empty()
+        : jobs.get(new ResourceID(owner.name(), workload.getMetadata().getNamespace()))
+            .map(job -> job.getMetadata().getUid());
+    return WorkloadView.orphaned(WorkloadView.of(workload).hasFinalizer(), owner, jobUid);
+  }
+
+  /** In the background, after the API server confirmed the job is gone: the caches may lag behind it. */
+  private void release(GenericKubernetesResource workload) {
+    writer.releaseLater(workload, framework.jobType());
+  }
+
+  /** Each replica type's restart policy, by its podSet name. */
+  private static Map<String, String> restartPolicies(TrainingJob<?> job) {
+    Map<String, String> policies = new HashMap<>();
+    if (job.getSpec() != null && job.getSpec().replicaSpecs() != null) {
+      job.getSpec().replicaSpecs().forEach((type, spec) -> policies.put(type.toLowerCase(Locale.ROOT),
+          spec == null ? null : spec.getRestartPolicy()));
+    }
+    return policies;
   }
 
   private Optional<GenericKubernetesResource> workloadOf(J job) {

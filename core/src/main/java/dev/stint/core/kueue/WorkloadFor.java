@@ -103,7 +103,8 @@ public final class WorkloadFor {
     if (queueName(job) != null) {
       spec.put("queueName", queueName(job));
     }
-    spec.put("podSets", podSets(job, framework));
+    List<Map<String, Object>> podSets = podSets(job, framework);
+    spec.put("podSets", podSets);
     if (priority.ref() != null) {
       spec.put("priorityClassRef", Map.of("group", priority.ref().group(), "kind", priority.ref().kind(),
           "name", priority.ref().name()));
@@ -114,15 +115,38 @@ public final class WorkloadFor {
     boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
         && job.getSpec().runPolicy().suspended();
     spec.put("active", !suspended);
+    Map<String, String> annotations = new LinkedHashMap<>();
+    annotations.put(KueueApi.PODSETS_DIGEST, digest(podSets));
     if (suspended) {
-      meta.setAnnotations(Map.of(KueueApi.DEACTIVATED_BY_SUSPEND, "true"));
+      annotations.put(KueueApi.DEACTIVATED_BY_SUSPEND, "true");
     }
+    meta.setAnnotations(annotations);
     GenericKubernetesResource workload = new GenericKubernetesResource();
     workload.setApiVersion(KueueApi.API_VERSION);
     workload.setKind("Workload");
     workload.setMetadata(meta);
     workload.setAdditionalProperty("spec", spec);
     return workload;
+  }
+
+  /** The podSets of the job's Workload as it should be now, and their digest. */
+  public record PodSets(List<Map<String, Object>> podSets, String digest) { }
+
+  /** The podSets the job's Workload should have now ({@link #of} with no other field). */
+  public static <J extends TrainingJob<?>> PodSets podSetsOf(J job, TrainingFramework<J> framework) {
+    List<Map<String, Object>> podSets = podSets(job, framework);
+    return new PodSets(podSets, digest(podSets));
+  }
+
+  /** SHA-256 of the podSets' JSON (maps keep their insertion order), 16 bytes in hex. */
+  static String digest(List<Map<String, Object>> podSets) {
+    try {
+      byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(Serialization.asJson(podSets).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(hash, 0, 16);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
   }
 
   /** One podSet per replica type; {@code minCount} on the first that can run with fewer (Kueue allows one). */

@@ -15,11 +15,14 @@ import java.util.Optional;
  *
  * @param admission null while no quota is reserved
  * @param podSetUpdates every admission check's {@code podSetUpdates}, in order
+ * @param podSetCounts {@code spec.podSets[].count} by podSet name, in the spec's order
+ * @param reclaimablePods {@code status.reclaimablePods} as counts by podSet name
  */
 public record WorkloadView(String name, String resourceVersion, Long generation, boolean deleting,
                            List<String> finalizers, Map<String, String> annotations, String queueName, boolean active,
                            List<WorkloadCondition> conditions, Admission admission,
-                           List<PodSetUpdate> podSetUpdates) {
+                           List<PodSetUpdate> podSetUpdates, Map<String, Integer> podSetCounts,
+                           Map<String, Integer> reclaimablePods) {
 
   /** {@code status.admission}. */
   public record Admission(String clusterQueue, List<PodSetAssignment> podSetAssignments) { }
@@ -37,6 +40,36 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
 
   public boolean isTrue(String type) {
     return condition(type).map(WorkloadCondition::isTrue).orElse(false);
+  }
+
+  /** The job a Workload belongs to: its controller owner reference, else its job-uid label with no name. */
+  public record Owner(String name, String uid) { }
+
+  /** The Workload's job as its metadata names it; null when it names none. */
+  public static Owner ownerOf(GenericKubernetesResource workload) {
+    var meta = workload.getMetadata();
+    if (meta.getOwnerReferences() != null) {
+      for (var ref : meta.getOwnerReferences()) {
+        if (Boolean.TRUE.equals(ref.getController())) {
+          return new Owner(ref.getName(), ref.getUid());
+        }
+      }
+    }
+    String uid = meta.getLabels() == null ? null : meta.getLabels().get(KueueApi.JOB_UID_LABEL);
+    return uid == null ? null : new Owner(null, uid);
+  }
+
+  /**
+   * Whether a Workload holding Kueue's finalizer outlived its job: no job of its owner's name exists now, or one
+   * with another uid (the job was deleted and made again). Such a Workload holds its quota until the finalizer goes.
+   *
+   * @param jobUidNow the uid of the job of the owner's name in the cache, empty when there is none
+   */
+  public static boolean orphaned(boolean hasFinalizer, Owner owner, Optional<String> jobUidNow) {
+    if (!hasFinalizer || owner == null || owner.name() == null) {
+      return false; // without a name the job cannot be looked up: its deletion's own notice releases it
+    }
+    return jobUidNow.map(uid -> !uid.equals(owner.uid())).orElse(true);
   }
 
   public boolean hasFinalizer() {
@@ -64,7 +97,19 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
         meta.getFinalizers() == null ? List.of() : List.copyOf(meta.getFinalizers()),
         Map.copyOf(strings(meta.getAnnotations())), string(spec.get("queueName")),
         !Boolean.FALSE.equals(spec.get("active")), List.copyOf(conditions), admission(status.get("admission")),
-        List.copyOf(updates));
+        List.copyOf(updates), counts(spec.get("podSets")), counts(status.get("reclaimablePods")));
+  }
+
+  /** A list of {@code {name, count}} as counts by name, in the list's order. */
+  private static Map<String, Integer> counts(Object entries) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (Object entry : list(entries)) {
+      Map<String, Object> fields = map(entry);
+      if (fields.get("name") instanceof String name) {
+        counts.put(name, fields.get("count") instanceof Number n ? n.intValue() : 0);
+      }
+    }
+    return java.util.Collections.unmodifiableMap(counts);
   }
 
   private static Admission admission(Object value) {

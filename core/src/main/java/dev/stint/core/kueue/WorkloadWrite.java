@@ -23,6 +23,18 @@ public sealed interface WorkloadWrite {
    */
   record Release(Map<String, Object> body) implements WorkloadWrite { }
 
+  /**
+   * Set {@code status.reclaimablePods} to these counts by podSet name, by server-side apply under Stint's own field
+   * manager (Kueue's fields stay Kueue's).
+   */
+  record ApplyReclaimablePods(Map<String, Integer> counts) implements WorkloadWrite { }
+
+  /**
+   * Replace {@code spec.podSets} (and the digest they are known by) with the job's current ones: a JSON patch locked
+   * by the resource version observed.
+   */
+  record ReplacePodSets(WorkloadFor.PodSets podSets) implements WorkloadWrite { }
+
   /** Remove Kueue's finalizer, at this index of the list observed. */
   record RemoveFinalizer(int index) implements WorkloadWrite { }
 }

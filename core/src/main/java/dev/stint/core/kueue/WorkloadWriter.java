@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -86,10 +87,31 @@ public final class WorkloadWriter implements AutoCloseable {
     } else if (write instanceof WorkloadWrite.Release release) {
       patchStatus(namespace, workload.name(), release.body());
       LOG.info("Released the quota of evicted Workload {}", workload.name());
+    } else if (write instanceof WorkloadWrite.ReplacePodSets replace) {
+      workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON),
+          replacePodSets(workload.resourceVersion(), replace.podSets()));
+      LOG.info("Workload {}: podSets replaced, as the job changed while queued", workload.name());
+    } else if (write instanceof WorkloadWrite.ApplyReclaimablePods reclaimable) {
+      applyReclaimablePods(namespace, workload, reclaimable.counts());
     } else if (write instanceof WorkloadWrite.RemoveFinalizer remove) {
       workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON), removeFinalizer(remove.index()));
       LOG.debug("Removed the finalizer of Workload {}", workload.name());
     }
+  }
+
+  /** A JSON patch that replaces the podSets and their digest, and fails if the Workload changed since it was read. */
+  static String replacePodSets(String resourceVersion, WorkloadFor.PodSets podSets) {
+    return json(List.of(op("test", "/metadata/resourceVersion", resourceVersion),
+        op("replace", "/spec/podSets", podSets.podSets()),
+        op("add", "/metadata/annotations/" + KueueApi.PODSETS_DIGEST.replace("/", "~1"), podSets.digest())));
+  }
+
+  private static Map<String, Object> op(String op, String path, Object value) {
+    Map<String, Object> operation = new LinkedHashMap<>();
+    operation.put("op", op);
+    operation.put("path", path);
+    operation.put("value", value);
+    return operation;
   }
 
   /** A JSON patch that removes Kueue's finalizer at that index, and fails if another entry is there now. */
@@ -127,6 +149,29 @@ public final class WorkloadWriter implements AutoCloseable {
     }
     LOG.debug("Workload {}: {}={} ({})", workload.name(), apply.condition().type(), apply.condition().status(),
         apply.condition().reason());
+  }
+
+  /**
+   * {@code status.reclaimablePods} by server-side apply under Stint's own field manager: the list is a map keyed by
+   * name, so Kueue's other status fields and conditions stay untouched. Without server-side apply, the whole list
+   * patched under the resource version observed.
+   */
+  private void applyReclaimablePods(String namespace, WorkloadView workload, Map<String, Integer> counts) {
+    List<Map<String, Object>> entries = counts.entrySet().stream()
+        .map(e -> Map.<String, Object>of("name", e.getKey(), "count", e.getValue())).toList();
+    if (serverSideApply) {
+      Map<String, Object> body = Map.of("apiVersion", KueueApi.API_VERSION, "kind", "Workload",
+          "metadata", Map.of("name", workload.name(), "namespace", namespace),
+          "status", Map.of("reclaimablePods", entries));
+      client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).withName(workload.name())
+          .subresource("status").patch(new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
+              .withFieldManager(ReclaimablePods.MANAGER).withForce(true).build(), json(body));
+    } else {
+      patchStatus(namespace, workload.name(), Map.of(
+          "metadata", Map.of("resourceVersion", workload.resourceVersion()),
+          "status", Map.of("reclaimablePods", entries)));
+    }
+    LOG.info("Workload {}: reclaimable pods {}", workload.name(), counts);
   }
 
   /**
@@ -207,9 +252,32 @@ public final class WorkloadWriter implements AutoCloseable {
     return new WorkloadFor.Priority(ref.get(), value);
   }
 
-  /** {@link #release} in the background: called from an informer's thread, which must not wait on the API server. */
-  public void releaseLater(GenericKubernetesResource workload) {
-    background.execute(() -> release(workload));
+  /**
+   * {@link #release} in the background, if the API server confirms the job is gone: called from informers' threads,
+   * which must not wait on the API server, and from caches that may lag behind it.
+   */
+  public void releaseLater(GenericKubernetesResource workload, Class<? extends HasMetadata> jobType) {
+    background.execute(() -> {
+      if (!jobExists(workload, jobType)) {
+        release(workload);
+      }
+    });
+  }
+
+  private boolean jobExists(GenericKubernetesResource workload, Class<? extends HasMetadata> jobType) {
+    WorkloadView.Owner owner = WorkloadView.ownerOf(workload);
+    if (owner == null || owner.name() == null) {
+      return false;
+    }
+    try {
+      HasMetadata job = client.resources(jobType).inNamespace(workload.getMetadata().getNamespace())
+          .withName(owner.name()).get();
+      return job != null && owner.uid() != null && owner.uid().equals(job.getMetadata().getUid());
+    } catch (KubernetesClientException e) {
+      LOG.warn("Workload {}/{} kept: its job could not be read ({})", workload.getMetadata().getNamespace(),
+          workload.getMetadata().getName(), e.getMessage());
+      return true;
+    }
   }
 
   @Override

@@ -71,6 +71,22 @@ final class KueueWorkloads {
     return this;
   }
 
+  /** One more {@code spec.podSets[]} entry, with its count only. */
+  @SuppressWarnings("unchecked")
+  KueueWorkloads podSet(String name, int count) {
+    ((List<Map<String, Object>>) spec.computeIfAbsent("podSets", k -> new ArrayList<>()))
+        .add(new LinkedHashMap<>(Map.of("name", name, "count", count)));
+    return this;
+  }
+
+  /** One more {@code status.reclaimablePods} entry. */
+  @SuppressWarnings("unchecked")
+  KueueWorkloads reclaimable(String podSet, int count) {
+    ((List<Map<String, Object>>) status.computeIfAbsent("reclaimablePods", k -> new ArrayList<>()))
+        .add(new LinkedHashMap<>(Map.of("name", podSet, "count", count)));
+    return this;
+  }
+
   KueueWorkloads evicted(String reason) {
     return condition("Evicted", "True", reason);
   }

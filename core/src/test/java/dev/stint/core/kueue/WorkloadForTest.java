@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -131,8 +132,11 @@ class WorkloadForTest {
         .containsExactly("test.stint.dev/v1", "TestJob", "train", "uid-train", true);
     Map<String, Object> spec = (Map<String, Object>) workload.getAdditionalProperties().get("spec");
     assertThat(spec).containsEntry("queueName", "team-q").containsEntry("active", active);
-    assertThat(workload.getMetadata().getAnnotations() == null ? Map.of() : workload.getMetadata().getAnnotations())
-        .isEqualTo(active ? Map.of() : Map.of(KueueApi.DEACTIVATED_BY_SUSPEND, "true"));
+    String digest = WorkloadFor.podSetsOf(job, FRAMEWORK).digest();
+    assertThat(digest).hasSize(32);
+    assertThat(workload.getMetadata().getAnnotations()).isEqualTo(active
+        ? Map.of(KueueApi.PODSETS_DIGEST, digest)
+        : Map.of(KueueApi.PODSETS_DIGEST, digest, KueueApi.DEACTIVATED_BY_SUSPEND, "true"));
     List<Map<String, Object>> sets = (List<Map<String, Object>>) spec.get("podSets");
     assertThat(sets).extracting(s -> s.get("name") + "=" + s.get("count")).containsExactlyElementsOf(podSets);
     Map<String, Object> template = (Map<String, Object>) sets.get(0).get("template");
@@ -146,5 +150,14 @@ class WorkloadForTest {
           Map.of("group", "kueue.x-k8s.io", "kind", "WorkloadPriorityClass", "name", "urgent"));
     }
     assertThat(spec.get("maximumExecutionTimeSeconds")).isEqualTo(maxSeconds);
+  }
+
+  @Test
+  void theDigestFollowsThePodSetsAndIsStable() {
+    var one = TestJobs.job("train").workers(1).build();
+    var three = TestJobs.job("train").workers(3).build();
+    assertThat(WorkloadFor.podSetsOf(one, FRAMEWORK).digest()).isEqualTo(WorkloadFor.podSetsOf(
+        TestJobs.job("train").workers(1).build(), FRAMEWORK).digest())
+        .isNotEqualTo(WorkloadFor.podSetsOf(three, FRAMEWORK).digest());
   }
 }
