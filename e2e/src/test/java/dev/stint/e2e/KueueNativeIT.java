@@ -350,4 +350,38 @@ class KueueNativeIT {
     kueue.awaitAdmitted(paused);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("paused").isTrue("Running")).isTrue());
   }
+
+  /**
+   * MultiKueue's two sides on one cluster. A worker's copy of a job names the Workload MultiKueue made for it
+   * beforehand: Stint adopts that Workload (no second one), runs the job once it is admitted and finishes it. In the
+   * manager, a job with {@code managedBy: kueue.x-k8s.io/multikueue} gets its Workload and nothing else: no pod and
+   * no status write, even once admitted; suspending it deactivates the Workload and its quota is released at once.
+   */
+  @Test
+  void aWorkersCopyAdoptsItsPrebuiltWorkloadAndAManagersJobGetsAWorkloadButNoPod() {
+    kueue.createPrebuiltWorkload("made-by-multikueue", java.util.Map.of("master", 1, "worker", 1), "1");
+    create(job("copy", LocalKueue.LOW, 1, null).replace("labels: {",
+        "labels: {kueue.x-k8s.io/prebuilt-workload-name: made-by-multikueue, "));
+    String uid = pytorchJob("copy").getMetadata().getUid();
+    kueue.awaitWorkload("made-by-multikueue", "adopted", w -> uid.equals(w.controllerUid()));
+    assertThat(kueue.workloadsOfJob(uid)).extracting(KueueWorkload::name).containsExactly("made-by-multikueue");
+    kueue.awaitAdmitted("made-by-multikueue");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("copy").isTrue("Running")).isTrue());
+    assertThat(pods("copy")).hasSize(2).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
+        .containsEntry("kueue.x-k8s.io/workload", "made-by-multikueue"));
+    succeed("copy");
+    kueue.awaitCondition("made-by-multikueue", "Finished", "True", "Succeeded");
+    kueue.awaitWorkload("made-by-multikueue", "finalizer removed", w -> w.finalizers().isEmpty());
+
+    create(job("dispatched", LocalKueue.LOW, 1, null).replace("runPolicy: {suspend: false}",
+        "runPolicy: {suspend: false, managedBy: kueue.x-k8s.io/multikueue}"));
+    String dispatched = workloadOf("dispatched");
+    kueue.awaitAdmitted(dispatched); // no MultiKueue admission check here: the ClusterQueue admits it at once
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("dispatched")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
+    // a pass after the admission was seen: had Stint made pods, they would be there by now
+    kueue.awaitWorkload(dispatched, "deactivated and released", w -> !w.active() && w.admission().isEmpty());
+    assertThat(pods("dispatched")).isEmpty();
+    assertThat(pytorchJob("dispatched").getStatus()).isNull();
+  }
 }

@@ -59,6 +59,13 @@ record KueueWorkload(GenericKubernetesResource resource) {
     return resource.getMetadata().getDeletionTimestamp() != null;
   }
 
+  /** The uid its controller owner reference names, or null. */
+  String controllerUid() {
+    var owners = resource.getMetadata().getOwnerReferences();
+    return owners == null ? null : owners.stream().filter(r -> Boolean.TRUE.equals(r.getController()))
+        .map(r -> r.getUid()).findFirst().orElse(null);
+  }
+
   List<String> finalizers() {
     return resource.getMetadata().getFinalizers();
   }

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -184,6 +185,33 @@ final class LocalKueue implements AutoCloseable {
                   resources: {requests: {cpu: "%s"}}
         """.formatted(name, ns, LOCAL_QUEUE, priorityClass, priority, count, cpu);
     return new KueueWorkload(workloads().resource(JSON.unmarshal(yaml, GenericKubernetesResource.class)).create());
+  }
+
+  /**
+   * A Workload made before its job, as MultiKueue makes a worker's: these podSets of pods requesting {@code cpu}
+   * each, no owner, no priority.
+   */
+  KueueWorkload createPrebuiltWorkload(String name, Map<String, Integer> podSets, String cpu) {
+    StringBuilder yaml = new StringBuilder("""
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: Workload
+        metadata: {name: %s, namespace: %s}
+        spec:
+          queueName: %s
+          podSets:
+        """.formatted(name, ns, LOCAL_QUEUE));
+    new java.util.TreeMap<>(podSets).forEach((podSet, count) -> yaml.append("""
+          - name: %s
+            count: %d
+            template:
+              spec:
+                containers:
+                - name: pytorch
+                  image: busybox
+                  resources: {requests: {cpu: "%s"}}
+        """.formatted(podSet, count, cpu)));
+    return new KueueWorkload(workloads().resource(JSON.unmarshal(yaml.toString(), GenericKubernetesResource.class))
+        .create());
   }
 
   /**

@@ -29,14 +29,24 @@ public final class KueueApi {
   public static final String CLUSTER_QUEUE_LABEL = "kueue.x-k8s.io/cluster-queue-name";
   public static final String WORKLOAD_ANNOTATION = "kueue.x-k8s.io/workload";
   /**
-   * Stint's mark on a Workload it deactivated because the user suspended the job: only such a Workload is activated
-   * again on resume (one Kueue deactivated, after too many requeues, stays so).
+   * A job label (or annotation) naming a Workload made before the job, which the job adopts instead of creating one:
+   * MultiKueue's worker copy of a job carries it.
    */
+  public static final String PREBUILT_WORKLOAD_LABEL = "kueue.x-k8s.io/prebuilt-workload-name";
+  /**
+   * The {@code runPolicy.managedBy} of a job MultiKueue dispatches to a worker cluster: in the manager cluster it gets
+   * a Workload, and nothing else (no pod, no status write).
+   */
+  public static final String MULTIKUEUE_MANAGED_BY = "kueue.x-k8s.io/multikueue";
   /**
    * Stint's annotation on a Workload: a digest of the podSets it was made from, so that a job changed while queued
    * is seen without comparing templates the API server may have normalized.
    */
   public static final String PODSETS_DIGEST = "stint.dev/podsets-digest";
+  /**
+   * Stint's mark on a Workload it deactivated because the user suspended the job: only such a Workload is activated
+   * again on resume (one Kueue deactivated, after too many requeues, stays so).
+   */
   public static final String DEACTIVATED_BY_SUSPEND = "stint.dev/deactivated-by-suspend";
 
   public static final ResourceDefinitionContext WORKLOADS = context("Workload", "workloads", true);

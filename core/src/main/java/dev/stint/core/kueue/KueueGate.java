@@ -61,6 +61,12 @@ public sealed interface KueueGate {
       return new Held("WorkloadDeleted", "Workload " + workload.name() + " of " + kind + " " + jobName
           + " is being deleted.");
     }
+    Optional<WorkloadCondition> finished = workload.condition("Finished").filter(WorkloadCondition::isTrue);
+    if (finished.isPresent()) {
+      // Kueue finished it before the job ended (a prebuilt Workload out of sync): nothing will admit it again
+      return new Held("WorkloadFinished", "Workload " + workload.name() + " of " + kind + " " + jobName
+          + " is finished (" + finished.get().reason() + "): " + finished.get().message());
+    }
     Optional<WorkloadCondition> evicted = workload.condition("Evicted").filter(WorkloadCondition::isTrue);
     if (evicted.isPresent()) {
       return new Held("Evicted", kind + " " + jobName + " was evicted by Kueue (" + evicted.get().reason() + "): "

@@ -52,9 +52,16 @@ public final class KueueLink<J extends TrainingJob<?>> {
    * A job's queueing as read before a pass.
    *
    * @param workload its Workload; null when it has none (or is not queued)
+   * @param dispatched MultiKueue runs the job in a worker cluster: here it has a Workload and nothing else
+   * @param prebuilt the prebuilt Workload the job names, or null
    */
-  public record Followed(boolean queued, WorkloadView workload, KueueGate gate) {
-    static final Followed NOT_QUEUED = new Followed(false, null, KueueGate.NOT_QUEUED);
+  public record Followed(boolean queued, WorkloadView workload, KueueGate gate, boolean dispatched, String prebuilt) {
+    static final Followed NOT_QUEUED = new Followed(false, null, KueueGate.NOT_QUEUED, false, null);
+
+    /** The job names a prebuilt Workload not adopted yet, which may appear without an event Stint would see. */
+    public boolean awaitingPrebuilt() {
+      return prebuilt != null && workload == null;
+    }
   }
 
   /**
@@ -114,7 +121,8 @@ public final class KueueLink<J extends TrainingJob<?>> {
     // the flavors matter only once admitted: most passes of a queued job are not
     var known = workload != null && workload.admission() != null ? flavors.flavors() : Map.<String, Flavor>of();
     KueueGate gate = KueueGate.of(kind, job.getMetadata().getName(), WorkloadFor.queueName(job), workload, known);
-    return new Followed(true, workload, gate);
+    boolean dispatched = WorkloadFor.dispatched(job);
+    return new Followed(true, workload, gate, dispatched, dispatched ? null : WorkloadFor.prebuiltName(job));
   }
 
   /** Brings the Workload in line with the pass just made. */
@@ -122,15 +130,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
     if (!followed.queued()) {
       return;
     }
-    boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
-        && job.getSpec().runPolicy().suspended();
-    List<WorkloadWrite> writes = new ArrayList<>(WorkloadSync.decide(followed.workload(), next, suspended, pods,
-        now));
-    boolean ended = next != null && (next.isTrue("Succeeded") || next.isTrue("Failed"));
-    ReclaimablePods.decide(followed.workload(), ended, pods, restartPolicies(job)).ifPresent(writes::add);
-    if (followed.workload() != null && followed.workload().admission() == null && !ended) {
-      OutdatedWorkload.decide(followed.workload(), WorkloadFor.podSetsOf(job, framework)).ifPresent(writes::add);
-    }
+    List<WorkloadWrite> writes = writes(job, followed, next, pods, now);
     if (writes.isEmpty()) {
       return;
     }
@@ -139,6 +139,31 @@ public final class KueueLink<J extends TrainingJob<?>> {
     } catch (WorkloadWriter.ForeignWorkloadException e) {
       foreignWorkload(job, e.workload());
     }
+  }
+
+  private List<WorkloadWrite> writes(J job, Followed followed, JobStatus next, List<Pod> pods, Instant now) {
+    boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
+        && job.getSpec().runPolicy().suspended();
+    if (followed.dispatched()) {
+      return WorkloadSync.decideDispatched(followed.workload(), suspended, now);
+    }
+    if (followed.prebuilt() != null) {
+      List<WorkloadWrite> prebuilt = PrebuiltWorkload.decide(followed.prebuilt(), followed.workload(),
+          WorkloadFor.podSetsOf(job, framework), now);
+      if (!prebuilt.isEmpty()) {
+        return prebuilt;
+      }
+    }
+    List<WorkloadWrite> writes = new ArrayList<>(WorkloadSync.decide(followed.workload(), next, suspended, pods,
+        now));
+    boolean ended = next != null && (next.isTrue("Succeeded") || next.isTrue("Failed"));
+    ReclaimablePods.decide(followed.workload(), ended, pods, restartPolicies(job)).ifPresent(writes::add);
+    // a prebuilt Workload is not Stint's to change: one out of sync is finished above
+    if (followed.prebuilt() == null && followed.workload() != null && followed.workload().admission() == null
+        && !ended) {
+      OutdatedWorkload.decide(followed.workload(), WorkloadFor.podSetsOf(job, framework)).ifPresent(writes::add);
+    }
+    return writes;
   }
 
   /**
@@ -218,11 +243,13 @@ public final class KueueLink<J extends TrainingJob<?>> {
     String uid = job.getMetadata().getUid();
     String name = KueueApi.workloadName(kind, HasMetadata.getGroup(framework.jobType()), job.getMetadata().getName(),
         uid);
-    // Kueue's name first; another Workload the job controls (one re-created under a new name) after it
+    String prebuilt = WorkloadFor.prebuiltName(job);
+    String first = prebuilt != null && !WorkloadFor.dispatched(job) ? prebuilt : name;
+    // the prebuilt or Kueue's name first; another Workload the job controls (one re-created under a new name) after
     return workloads.getSecondaryResources(job).stream()
         .filter(w -> w.getMetadata().getOwnerReferences() != null && w.getMetadata().getOwnerReferences().stream()
             .anyMatch(r -> uid.equals(r.getUid()) && Boolean.TRUE.equals(r.getController())))
-        .min(Comparator.comparing((GenericKubernetesResource w) -> !name.equals(w.getMetadata().getName()))
+        .min(Comparator.comparing((GenericKubernetesResource w) -> !first.equals(w.getMetadata().getName()))
             .thenComparing(w -> w.getMetadata().getName()));
   }
 }

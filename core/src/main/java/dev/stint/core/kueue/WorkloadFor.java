@@ -6,6 +6,7 @@ import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -44,24 +45,48 @@ public final class WorkloadFor {
 
   private WorkloadFor() { }
 
-  /** Whether a job gets a Workload: native mode, and a queue label or every job managed; never another's job. */
+  /**
+   * Whether a job gets a Workload: native mode, and a queue label, a prebuilt Workload or every job managed. A job
+   * MultiKueue dispatches gets one too (its manager-side Workload); another controller's job never does.
+   */
   public static boolean queued(TrainingJob<?> job, KueueSettings settings, String managedByValue) {
     if (!settings.nativeMode()) {
       return false;
     }
-    var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
-    String managedBy = runPolicy == null ? null : runPolicy.getManagedBy();
-    if (managedBy != null && !managedBy.equals(managedByValue)) {
+    String managedBy = managedBy(job);
+    if (managedBy != null && !managedBy.equals(managedByValue) && !KueueApi.MULTIKUEUE_MANAGED_BY.equals(managedBy)) {
       return false;
     }
-    return queueName(job) != null || settings.manageJobsWithoutQueueName();
+    return queueName(job) != null || prebuiltName(job) != null || settings.manageJobsWithoutQueueName();
+  }
+
+  /**
+   * Whether MultiKueue runs the job in a worker cluster: this cluster's Stint keeps its Workload and nothing else,
+   * as MultiKueue copies the worker's status and {@code Finished} back.
+   */
+  public static boolean dispatched(TrainingJob<?> job) {
+    return KueueApi.MULTIKUEUE_MANAGED_BY.equals(managedBy(job));
+  }
+
+  /** The Workload made before the job that it names to adopt (label, else annotation), or null. */
+  public static String prebuiltName(HasMetadata job) {
+    String name = valueOf(job.getMetadata().getLabels(), KueueApi.PREBUILT_WORKLOAD_LABEL);
+    return name != null ? name : valueOf(job.getMetadata().getAnnotations(), KueueApi.PREBUILT_WORKLOAD_LABEL);
+  }
+
+  private static String valueOf(Map<String, String> map, String key) {
+    String value = map == null ? null : map.get(key);
+    return value == null || value.isBlank() ? null : value;
+  }
+
+  private static String managedBy(TrainingJob<?> job) {
+    var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
+    return runPolicy == null ? null : runPolicy.getManagedBy();
   }
 
   /** The job's {@code kueue.x-k8s.io/queue-name} label, or null. */
   public static String queueName(HasMetadata job) {
-    Map<String, String> labels = job.getMetadata().getLabels();
-    String queue = labels == null ? null : labels.get(KueueApi.QUEUE_NAME_LABEL);
-    return queue == null || queue.isBlank() ? null : queue;
+    return valueOf(job.getMetadata().getLabels(), KueueApi.QUEUE_NAME_LABEL);
   }
 
   /**
@@ -94,11 +119,8 @@ public final class WorkloadFor {
         job.getMetadata().getUid()));
     meta.setNamespace(job.getMetadata().getNamespace());
     meta.setFinalizers(List.of(KueueApi.FINALIZER));
-    meta.setLabels(Map.of(KueueApi.JOB_UID_LABEL, job.getMetadata().getUid(),
-        "training.kubeflow.org/operator-name", framework.controllerName()));
-    meta.setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(HasMetadata.getApiVersion(
-        framework.jobType())).withKind(kind).withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid())
-        .withController(true).withBlockOwnerDeletion(true).build()));
+    meta.setLabels(labels(job, framework));
+    meta.setOwnerReferences(List.of(ownerReference(job, framework)));
     Map<String, Object> spec = new LinkedHashMap<>();
     if (queueName(job) != null) {
       spec.put("queueName", queueName(job));
@@ -127,6 +149,19 @@ public final class WorkloadFor {
     workload.setMetadata(meta);
     workload.setAdditionalProperty("spec", spec);
     return workload;
+  }
+
+  /** The labels of a job's Workload: Kueue's job-uid label, and Stint's label that its informer selects by. */
+  static Map<String, String> labels(TrainingJob<?> job, TrainingFramework<?> framework) {
+    return Map.of(KueueApi.JOB_UID_LABEL, job.getMetadata().getUid(),
+        "training.kubeflow.org/operator-name", framework.controllerName());
+  }
+
+  /** The job as its Workload's controller owner. */
+  static OwnerReference ownerReference(TrainingJob<?> job, TrainingFramework<?> framework) {
+    return new OwnerReferenceBuilder().withApiVersion(HasMetadata.getApiVersion(framework.jobType()))
+        .withKind(HasMetadata.getKind(framework.jobType())).withName(job.getMetadata().getName())
+        .withUid(job.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build();
   }
 
   /** The podSets of the job's Workload as it should be now, and their digest. */

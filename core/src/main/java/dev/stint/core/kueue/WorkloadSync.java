@@ -50,12 +50,7 @@ public final class WorkloadSync {
       }
       return writes;
     }
-    if (suspended && workload.active()) {
-      writes.add(new WorkloadWrite.SetActive(false));
-    } else if (!suspended && !workload.active()
-        && "true".equals(workload.annotations().get(KueueApi.DEACTIVATED_BY_SUSPEND))) {
-      writes.add(new WorkloadWrite.SetActive(true));
-    }
+    activeToFollow(workload, suspended).ifPresent(writes::add);
     Optional<WorkloadCondition> evicted = workload.condition("Evicted").filter(WorkloadCondition::isTrue);
     if (evicted.isPresent()) {
       boolean holdsQuota = workload.admission() != null || workload.isTrue("QuotaReserved");
@@ -68,6 +63,42 @@ public final class WorkloadSync {
       podsReady(workload, next, time).ifPresent(writes::add);
     }
     return writes;
+  }
+
+  /**
+   * The writes for a job MultiKueue dispatches to a worker cluster ({@link WorkloadFor#dispatched}): its Workload
+   * here is created and follows the user's suspension; MultiKueue copies the worker's status, {@code Finished}
+   * included, back to it, after which (or once it is being deleted) its finalizer goes. No pod runs here: no
+   * {@code PodsReady} to write, and an evicted Workload's quota is released at once.
+   */
+  public static List<WorkloadWrite> decideDispatched(WorkloadView workload, boolean suspended, Instant now) {
+    if (workload == null) {
+      return List.of(new WorkloadWrite.Create());
+    }
+    if (workload.deleting() || workload.isTrue("Finished")) {
+      return workload.hasFinalizer()
+          ? List.of(new WorkloadWrite.RemoveFinalizer(workload.finalizers().indexOf(KueueApi.FINALIZER)))
+          : List.of();
+    }
+    List<WorkloadWrite> writes = new ArrayList<>();
+    activeToFollow(workload, suspended).ifPresent(writes::add);
+    Optional<WorkloadCondition> evicted = workload.condition("Evicted").filter(WorkloadCondition::isTrue);
+    if (evicted.isPresent() && (workload.admission() != null || workload.isTrue("QuotaReserved"))) {
+      writes.add(new WorkloadWrite.Release(WorkloadRelease.body(workload, evicted.get(),
+          now.truncatedTo(ChronoUnit.SECONDS).toString())));
+    }
+    return writes;
+  }
+
+  /** {@code spec.active} false while the user suspends the job; true again only if Stint deactivated it. */
+  private static Optional<WorkloadWrite> activeToFollow(WorkloadView workload, boolean suspended) {
+    if (suspended && workload.active()) {
+      return Optional.of(new WorkloadWrite.SetActive(false));
+    }
+    if (!suspended && !workload.active() && "true".equals(workload.annotations().get(KueueApi.DEACTIVATED_BY_SUSPEND))) {
+      return Optional.of(new WorkloadWrite.SetActive(true));
+    }
+    return Optional.empty();
   }
 
   /** Pods that hold resources for Kueue: neither ended nor being deleted. */

@@ -8,6 +8,9 @@ public sealed interface WorkloadWrite {
   /** Create the job's Workload ({@link WorkloadFor}), its priority looked up first. */
   record Create() implements WorkloadWrite { }
 
+  /** Adopt the prebuilt Workload of this name ({@link PrebuiltWorkload}), read first; none there yet: nothing. */
+  record Adopt(String name) implements WorkloadWrite { }
+
   /** Set {@code spec.active}; {@code bySuspend} marks (or unmarks) it as the user's suspension. */
   record SetActive(boolean active) implements WorkloadWrite { }
 

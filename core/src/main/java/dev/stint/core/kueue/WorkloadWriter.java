@@ -75,6 +75,8 @@ public final class WorkloadWriter implements AutoCloseable {
         throw e;
       }
       LOG.info("Created Workload {} in queue {}", created.getMetadata().getName(), WorkloadFor.queueName(job));
+    } else if (write instanceof WorkloadWrite.Adopt adopt) {
+      adopt(job, framework, adopt.name());
     } else if (write instanceof WorkloadWrite.SetActive active) {
       Map<String, String> annotations = new HashMap<>(); // a null value removes the mark
       annotations.put(KueueApi.DEACTIVATED_BY_SUSPEND, active.active() ? null : "true");
@@ -97,6 +99,24 @@ public final class WorkloadWriter implements AutoCloseable {
       workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON), removeFinalizer(remove.index()));
       LOG.debug("Removed the finalizer of Workload {}", workload.name());
     }
+  }
+
+  /** Makes the prebuilt Workload the job's, if it is there and no other object controls it. */
+  private <J extends TrainingJob<?>> void adopt(J job, TrainingFramework<J> framework, String name) {
+    var workload = client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(job.getMetadata().getNamespace())
+        .withName(name);
+    GenericKubernetesResource prebuilt = workload.get();
+    if (prebuilt == null) {
+      LOG.debug("Prebuilt Workload {} is not there yet: the job waits for it", name);
+      return;
+    }
+    Optional<Map<String, Object>> adoption = PrebuiltWorkload.adoption(prebuilt, job, framework);
+    if (adoption.isEmpty()) {
+      LOG.warn("Prebuilt Workload {} is controlled by another object: the job waits", name);
+      return;
+    }
+    workload.patch(PatchContext.of(PatchType.JSON_MERGE), json(adoption.get()));
+    LOG.info("Adopted prebuilt Workload {}", name);
   }
 
   /** A JSON patch that replaces the podSets and their digest, and fails if the Workload changed since it was read. */

@@ -35,6 +35,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Reconciler<J> {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
+  private static final Duration PREBUILT_RETRY = Duration.ofSeconds(5);
 
   private final TrainingFramework<J> framework;
   private final TrainingFramework<J> guarded;
@@ -349,6 +351,9 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private UpdateControl<J> act(J job, Decision decision, Observed observed, KueueLink.Followed queueing,
                                Instant decidedAt) {
     if (decision.status() == null) {
+      if (queueing.dispatched() && job.getMetadata().getDeletionTimestamp() == null) {
+        kueue.sync(job, queueing, null, observed.pods(), decidedAt); // its manager-side Workload, nothing more
+      }
       return UpdateControl.noUpdate();
     }
     boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
@@ -378,6 +383,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     UpdateControl<J> control = UpdateControl.noUpdate();
     if (decision.requeueAfter().isPresent()) {
       control.rescheduleAfter(decision.requeueAfter().get().plusMillis(500));
+    } else if (queueing.awaitingPrebuilt()) {
+      control.rescheduleAfter(PREBUILT_RETRY); // Stint's informer sees a prebuilt Workload only once adopted
     }
     return control;
   }

@@ -252,6 +252,61 @@ class KueueOnMockServerTest extends MockServerEngineTest {
     assertThat(pod.getMetadata().getLabels()).doesNotContainKey("kueue.x-k8s.io/podset");
   }
 
+  @Test
+  void aJobMultiKueueDispatchesGetsItsWorkloadHereAndNothingElse() {
+    create(TestJobs.job("far").workers(2).runPolicy(p -> p.setManagedBy(KueueApi.MULTIKUEUE_MANAGED_BY))
+        .edit(j -> j.getMetadata().setLabels(Map.of(KueueApi.QUEUE_NAME_LABEL, "team-q"))).build());
+    await().untilAsserted(() -> assertThat(workload("far")).isNotNull());
+    String name = workload("far").getMetadata().getName();
+    assertThat(kueue.get(name).getMetadata().getFinalizers()).containsExactly(KueueApi.FINALIZER);
+
+    kueue.admit(name, "team-cq", "on-demand", null); // MultiKueue's admission: the job runs in a worker cluster
+    kueue.finish(name, "Succeeded"); // and the worker's Finished is copied back
+    await().untilAsserted(() -> assertThat(kueue.get(name).getMetadata().getFinalizers()).isEmpty());
+    assertThat(pods("far")).isEmpty();
+    assertThat(job("far").getStatus()).isNull(); // MultiKueue writes the job's status here, never Stint
+  }
+
+  @Test
+  void aJobNamingAPrebuiltWorkloadWaitsForItAdoptsItAndRunsWhenAdmitted() {
+    create(TestJobs.job("worker-copy").workers(2).edit(j -> j.getMetadata().setLabels(Map.of(
+        KueueApi.QUEUE_NAME_LABEL, "team-q", KueueApi.PREBUILT_WORKLOAD_LABEL, "made-before"))).build());
+    await().untilAsserted(() -> assertThat(status("worker-copy").condition("Suspended").orElseThrow().getReason())
+        .isEqualTo("TestJobWaitingForAdmission"));
+    kueue.prebuilt("made-before", "team-q", Map.of("worker", 2)); // after the job: found by a retry, not an event
+
+    await().untilAsserted(() -> assertThat(kueue.get("made-before").getMetadata().getOwnerReferences())
+        .singleElement().satisfies(owner -> {
+          assertThat(owner.getUid()).isEqualTo(job("worker-copy").getMetadata().getUid());
+          assertThat(owner.getController()).isTrue();
+        }));
+    GenericKubernetesResource adopted = kueue.get("made-before");
+    assertThat(adopted.getMetadata().getLabels()).containsEntry(KueueApi.JOB_UID_LABEL,
+        job("worker-copy").getMetadata().getUid());
+    assertThat(adopted.getMetadata().getFinalizers()).containsExactly(KueueApi.FINALIZER);
+    assertThat(client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").list().getItems())
+        .hasSize(1); // adopted, not doubled
+    assertThat(pods("worker-copy")).isEmpty();
+
+    kueue.admit("made-before", "team-cq", "spot", null);
+    await().untilAsserted(() -> assertThat(pods("worker-copy")).hasSize(2)
+        .allSatisfy(p -> assertThat(p.getSpec().getNodeSelector()).isEqualTo(Map.of("pool", "spot"))));
+  }
+
+  @Test
+  void aPrebuiltWorkloadOutOfSyncWithItsJobIsFinishedAndTheJobWaits() {
+    kueue.prebuilt("too-small", "team-q", Map.of("worker", 1));
+    create(TestJobs.job("bigger").workers(3).edit(j -> j.getMetadata().setLabels(Map.of(
+        KueueApi.QUEUE_NAME_LABEL, "team-q", KueueApi.PREBUILT_WORKLOAD_LABEL, "too-small"))).build());
+
+    await().untilAsserted(() -> assertThat(condition(kueue.get("too-small"), "Finished")).isEqualTo("True/OutOfSync"));
+    await().untilAsserted(() -> assertThat(status("bigger").condition("Suspended").orElseThrow().getReason())
+        .isEqualTo("TestJobWorkloadFinished"));
+    assertThat(status("bigger").condition("Suspended").orElseThrow().getMessage())
+        .contains("out of sync with its user job");
+    assertThat(pods("bigger")).isEmpty();
+  }
+
   boolean active(String workloadName) {
     @SuppressWarnings("unchecked")
     Map<String, Object> spec = (Map<String, Object>) kueue.get(workloadName).getAdditionalProperties().get("spec");

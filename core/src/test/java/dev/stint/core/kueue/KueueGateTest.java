@@ -43,6 +43,9 @@ class KueueGateTest {
         Arguments.of("being deleted", workload("w").queue("team-q")
                 .admitted("cq", "worker", Map.of("cpu", "spot"), null).deleting(), "WorkloadDeleted",
             "Workload w of TestJob train is being deleted."),
+        Arguments.of("finished by Kueue before the job ended", workload("w").queue("team-q")
+                .condition("Finished", "True", "OutOfSync"), "WorkloadFinished",
+            "Workload w of TestJob train is finished (OutOfSync): Finished OutOfSync"),
         Arguments.of("an unknown flavor", workload("w").queue("team-q")
                 .admitted("cq", "worker", Map.of("cpu", "gpu-a100"), null), "AdmissionNotApplicable",
             "TestJob train is admitted but its pods cannot start: ResourceFlavor gpu-a100 not found."),

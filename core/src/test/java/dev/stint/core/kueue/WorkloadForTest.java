@@ -32,12 +32,18 @@ class WorkloadForTest {
   static Stream<Arguments> queued() {
     TestJob labelled = queuedJob().workers(1).build();
     TestJob plain = TestJobs.job("plain").workers(1).build();
-    TestJob elsewhere = queuedJob().workers(1).runPolicy(p -> p.setManagedBy("kueue.x-k8s.io/multikueue")).build();
+    TestJob dispatched = queuedJob().workers(1).runPolicy(p -> p.setManagedBy(KueueApi.MULTIKUEUE_MANAGED_BY))
+        .build();
+    TestJob elsewhere = queuedJob().workers(1).runPolicy(p -> p.setManagedBy("example.com/other-operator")).build();
+    TestJob prebuilt = TestJobs.job("copy").workers(1)
+        .edit(j -> j.getMetadata().setAnnotations(Map.of(KueueApi.PREBUILT_WORKLOAD_LABEL, "made-before"))).build();
     return Stream.of(
         Arguments.of("Kueue off", labelled, KueueSettings.OFF, false),
         Arguments.of("native, queue label", labelled, NATIVE, true),
         Arguments.of("native, no queue label", plain, NATIVE, false),
         Arguments.of("native for every job, no queue label", plain, new KueueSettings(Mode.NATIVE, true), true),
+        Arguments.of("native, a prebuilt Workload named, no queue label", prebuilt, NATIVE, true),
+        Arguments.of("MultiKueue's job (the manager's Workload)", dispatched, NATIVE, true),
         Arguments.of("another controller's job", elsewhere, NATIVE, false));
   }
 
@@ -45,6 +51,19 @@ class WorkloadForTest {
   @MethodSource
   void queued(String name, TestJob job, KueueSettings settings, boolean expected) {
     assertThat(WorkloadFor.queued(job, settings, FRAMEWORK.managedByValue())).isEqualTo(expected);
+  }
+
+  @Test
+  void multiKueuesJobIsDispatchedAndAPrebuiltNameIsReadFromTheLabelBeforeTheAnnotation() {
+    TestJob job = queuedJob().workers(1).runPolicy(p -> p.setManagedBy(KueueApi.MULTIKUEUE_MANAGED_BY))
+        .edit(j -> {
+          j.getMetadata().setLabels(Map.of(KueueApi.PREBUILT_WORKLOAD_LABEL, "by-label"));
+          j.getMetadata().setAnnotations(Map.of(KueueApi.PREBUILT_WORKLOAD_LABEL, "by-annotation"));
+        }).build();
+    assertThat(WorkloadFor.dispatched(job)).isTrue();
+    assertThat(WorkloadFor.dispatched(queuedJob().workers(1).build())).isFalse();
+    assertThat(WorkloadFor.prebuiltName(job)).isEqualTo("by-label");
+    assertThat(WorkloadFor.prebuiltName(queuedJob().workers(1).build())).isNull();
   }
 
   static Stream<Arguments> priorityClass() {

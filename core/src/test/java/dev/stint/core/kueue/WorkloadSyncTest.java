@@ -110,6 +110,37 @@ class WorkloadSyncTest {
               List<Object> expected) {
     List<WorkloadWrite> writes = WorkloadSync.decide(workload == null ? null : workload.view(), next, suspended,
         pods, NOW);
+    assertWrites(writes, expected);
+  }
+
+  static Stream<Arguments> decideDispatched() {
+    return Stream.of(
+        Arguments.of("no Workload: create it", null, false, List.of(new Create())),
+        Arguments.of("queued or admitted: nothing (no pod runs here)", admitted(), false, List.of()),
+        Arguments.of("the worker's Finished copied back: the finalizer", admitted().condition("Finished", "True",
+            "Succeeded"), false, List.of(new RemoveFinalizer(0))),
+        Arguments.of("finished and released: none", admitted().condition("Finished", "True", "Succeeded")
+            .edit(w -> w.getMetadata().setFinalizers(List.of())), false, List.of()),
+        Arguments.of("being deleted: the finalizer", admitted().deleting(), false, List.of(new RemoveFinalizer(0))),
+        Arguments.of("the user suspends: deactivate", admitted(), true, List.of(new SetActive(false))),
+        Arguments.of("the user resumes: activate", workload("w").queue("q").active(false)
+            .annotation(KueueApi.DEACTIVATED_BY_SUSPEND, "true"), false, List.of(new SetActive(true))),
+        Arguments.of("evicted (no pod here to wait for): release", admitted().evicted("Preempted"), false,
+            List.of(Release.class)),
+        Arguments.of("evicted and released: none", workload("w").queue("q").evicted("Preempted")
+            .condition("QuotaReserved", "False", "Pending"), false, List.of()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void decideDispatched(String name, KueueWorkloads workload, boolean suspended, List<Object> expected) {
+    List<WorkloadWrite> writes = WorkloadSync.decideDispatched(workload == null ? null : workload.view(), suspended,
+        NOW);
+    assertWrites(writes, expected);
+  }
+
+  /** Each expected entry is the write itself, or its class when its body is another test's matter. */
+  static void assertWrites(List<WorkloadWrite> writes, List<Object> expected) {
     assertThat(writes).hasSameSizeAs(expected);
     for (int i = 0; i < expected.size(); i++) {
       if (expected.get(i) instanceof Class<?> type) {

@@ -75,6 +75,28 @@ public final class KueueDouble {
     client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).resource(workload).updateStatus();
   }
 
+  /** A Workload made before its job (as MultiKueue makes a worker's), with these podSets' counts and no owner. */
+  public void prebuilt(String workloadName, String queue, Map<String, Integer> podSetCounts) {
+    List<Map<String, Object>> podSets = new ArrayList<>();
+    podSetCounts.forEach((podSet, count) -> podSets.add(Map.of("name", podSet, "count", count,
+        "template", Map.of("spec", Map.of("containers", List.of(Map.of("name", "main", "image", "busybox")))))));
+    client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).resource(
+        new GenericKubernetesResourceBuilder().withApiVersion(KueueApi.API_VERSION).withKind("Workload")
+            .withNewMetadata().withName(workloadName).endMetadata()
+            .withAdditionalProperties(Map.of("spec", Map.of("queueName", queue, "podSets", podSets))).build())
+        .create();
+    GenericKubernetesResource pending = get(workloadName); // as Kueue writes it before quota is reserved
+    set(conditions(status(pending)), "QuotaReserved", "False", "Pending", "Waiting for quota");
+    client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).resource(pending).updateStatus();
+  }
+
+  /** Sets Finished=True with that reason, as MultiKueue does when it copies a worker's status. */
+  public void finish(String workloadName, String reason) {
+    GenericKubernetesResource workload = get(workloadName);
+    set(conditions(status(workload)), "Finished", "True", reason, "Finished by the test: " + reason);
+    client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).resource(workload).updateStatus();
+  }
+
   public GenericKubernetesResource get(String workloadName) {
     return client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).withName(workloadName).get();
   }
