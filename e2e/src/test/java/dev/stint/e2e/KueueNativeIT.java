@@ -384,4 +384,28 @@ class KueueNativeIT {
     assertThat(pods("dispatched")).isEmpty();
     assertThat(pytorchJob("dispatched").getStatus()).isNull();
   }
+
+  /**
+   * A waiting job made urgent by its {@code kueue.x-k8s.io/priority-class} label: its Workload takes the new
+   * WorkloadPriorityClass and value, and Kueue preempts the running job of lower priority for it.
+   */
+  @Test
+  void aWaitingJobMadeUrgentByItsLabelPreemptsALowerOne() {
+    create(job("first", LocalKueue.LOW, 1, null));
+    String first = workloadOf("first");
+    kueue.awaitAdmitted(first);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("first").isTrue("Running")).isTrue());
+    create(job("urgent", LocalKueue.LOW, 1, null));
+    String urgent = workloadOf("urgent");
+    kueue.awaitCondition(urgent, "QuotaReserved", "False", null);
+
+    Kubectl.run("label", "-n", ns, "--overwrite", "pytorchjob/urgent",
+        "kueue.x-k8s.io/priority-class=" + LocalKueue.HIGH).assertOk();
+
+    assertThat(kueue.awaitWorkload(urgent, "priority raised", w -> Integer.valueOf(LocalKueue.HIGH_VALUE).equals(w.priority()))
+        .priority()).isEqualTo(LocalKueue.HIGH_VALUE);
+    kueue.awaitCondition(first, "Evicted", "True", "Preempted");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("urgent").isTrue("Running")).isTrue());
+    assertThat(status("first").condition("Suspended").orElseThrow().getReason()).isEqualTo("PyTorchJobEvicted");
+  }
 }

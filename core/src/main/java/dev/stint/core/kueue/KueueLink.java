@@ -158,6 +158,9 @@ public final class KueueLink<J extends TrainingJob<?>> {
         now));
     boolean ended = next != null && (next.isTrue("Succeeded") || next.isTrue("Failed"));
     ReclaimablePods.decide(followed.workload(), ended, pods, restartPolicies(job)).ifPresent(writes::add);
+    var labels = job.getMetadata().getLabels();
+    QueueingChange.decide(followed.workload(), WorkloadFor.queueName(job),
+        labels == null ? null : labels.get(KueueApi.PRIORITY_CLASS_LABEL)).ifPresent(writes::add);
     // a prebuilt Workload is not Stint's to change: one out of sync is finished above
     if (followed.prebuilt() == null && followed.workload() != null && followed.workload().admission() == null
         && !ended) {

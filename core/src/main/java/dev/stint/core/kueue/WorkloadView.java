@@ -17,12 +17,14 @@ import java.util.Optional;
  * @param podSetUpdates every admission check's {@code podSetUpdates}, in order
  * @param podSetCounts {@code spec.podSets[].count} by podSet name, in the spec's order
  * @param reclaimablePods {@code status.reclaimablePods} as counts by podSet name
+ * @param workloadPriorityClass the WorkloadPriorityClass {@code spec.priorityClassRef} names; null for none or a pod
+ *     PriorityClass
  */
 public record WorkloadView(String name, String resourceVersion, Long generation, boolean deleting,
                            List<String> finalizers, Map<String, String> annotations, String queueName, boolean active,
                            List<WorkloadCondition> conditions, Admission admission,
                            List<PodSetUpdate> podSetUpdates, Map<String, Integer> podSetCounts,
-                           Map<String, Integer> reclaimablePods) {
+                           Map<String, Integer> reclaimablePods, String workloadPriorityClass) {
 
   /** {@code status.admission}. */
   public record Admission(String clusterQueue, List<PodSetAssignment> podSetAssignments) { }
@@ -97,7 +99,12 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
         meta.getFinalizers() == null ? List.of() : List.copyOf(meta.getFinalizers()),
         Map.copyOf(strings(meta.getAnnotations())), string(spec.get("queueName")),
         !Boolean.FALSE.equals(spec.get("active")), List.copyOf(conditions), admission(status.get("admission")),
-        List.copyOf(updates), counts(spec.get("podSets")), counts(status.get("reclaimablePods")));
+        List.copyOf(updates), counts(spec.get("podSets")), counts(status.get("reclaimablePods")),
+        workloadPriorityClass(map(spec.get("priorityClassRef"))));
+  }
+
+  private static String workloadPriorityClass(Map<String, Object> ref) {
+    return "WorkloadPriorityClass".equals(ref.get("kind")) ? string(ref.get("name")) : null;
   }
 
   /** A list of {@code {name, count}} as counts by name, in the list's order. */

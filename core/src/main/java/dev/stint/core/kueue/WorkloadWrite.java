@@ -11,6 +11,12 @@ public sealed interface WorkloadWrite {
   /** Adopt the prebuilt Workload of this name ({@link PrebuiltWorkload}), read first; none there yet: nothing. */
   record Adopt(String name) implements WorkloadWrite { }
 
+  /**
+   * Move the Workload to another LocalQueue and/or WorkloadPriorityClass (its value looked up first); a null field
+   * stays as it is.
+   */
+  record SetQueueing(String queueName, String workloadPriorityClass) implements WorkloadWrite { }
+
   /** Set {@code spec.active}; {@code bySuspend} marks (or unmarks) it as the user's suspension. */
   record SetActive(boolean active) implements WorkloadWrite { }
 

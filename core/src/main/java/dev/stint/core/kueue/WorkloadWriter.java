@@ -77,6 +77,12 @@ public final class WorkloadWriter implements AutoCloseable {
       LOG.info("Created Workload {} in queue {}", created.getMetadata().getName(), WorkloadFor.queueName(job));
     } else if (write instanceof WorkloadWrite.Adopt adopt) {
       adopt(job, framework, adopt.name());
+    } else if (write instanceof WorkloadWrite.SetQueueing queueing) {
+      workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON_MERGE),
+          json(queueingPatch(workload, queueing)));
+      LOG.info("Workload {} follows the job: queue {}, priority class {}", workload.name(),
+          queueing.queueName() == null ? "unchanged" : queueing.queueName(),
+          queueing.workloadPriorityClass() == null ? "unchanged" : queueing.workloadPriorityClass());
     } else if (write instanceof WorkloadWrite.SetActive active) {
       Map<String, String> annotations = new HashMap<>(); // a null value removes the mark
       annotations.put(KueueApi.DEACTIVATED_BY_SUSPEND, active.active() ? null : "true");
@@ -99,6 +105,23 @@ public final class WorkloadWriter implements AutoCloseable {
       workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON), removeFinalizer(remove.index()));
       LOG.debug("Removed the finalizer of Workload {}", workload.name());
     }
+  }
+
+  /** The merge patch of a queue or priority-class change, locked by the resource version observed. */
+  private Map<String, Object> queueingPatch(WorkloadView workload, WorkloadWrite.SetQueueing queueing) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    if (queueing.queueName() != null) {
+      spec.put("queueName", queueing.queueName());
+    }
+    String name = queueing.workloadPriorityClass();
+    Integer value = name == null ? null : workloadPriorityValue(name);
+    if (value != null) {
+      spec.put("priorityClassRef", Map.of("group", KueueApi.GROUP, "kind", "WorkloadPriorityClass", "name", name));
+      spec.put("priority", value);
+    } else if (name != null) {
+      LOG.warn("WorkloadPriorityClass {} not found: Workload {} keeps its priority", name, workload.name());
+    }
+    return Map.of("metadata", Map.of("resourceVersion", workload.resourceVersion()), "spec", spec);
   }
 
   /** Makes the prebuilt Workload the job's, if it is there and no other object controls it. */
@@ -260,16 +283,20 @@ public final class WorkloadWriter implements AutoCloseable {
       var priorityClass = client.scheduling().v1().priorityClasses().withName(ref.get().name()).get();
       value = priorityClass == null ? null : priorityClass.getValue();
     } else {
-      var priorityClass = client.genericKubernetesResources(KueueApi.WORKLOAD_PRIORITY_CLASSES)
-          .withName(ref.get().name()).get();
-      value = priorityClass == null || !(priorityClass.getAdditionalProperties().get("value") instanceof Number n)
-          ? null : n.intValue();
+      value = workloadPriorityValue(ref.get().name());
     }
     if (value == null) {
       LOG.warn("{} {} not found: the Workload gets priority 0", ref.get().kind(), ref.get().name());
       return WorkloadFor.Priority.NONE;
     }
     return new WorkloadFor.Priority(ref.get(), value);
+  }
+
+  /** The value of a WorkloadPriorityClass; null when there is no such class. */
+  private Integer workloadPriorityValue(String name) {
+    var priorityClass = client.genericKubernetesResources(KueueApi.WORKLOAD_PRIORITY_CLASSES).withName(name).get();
+    return priorityClass == null || !(priorityClass.getAdditionalProperties().get("value") instanceof Number n)
+        ? null : n.intValue();
   }
 
   /**

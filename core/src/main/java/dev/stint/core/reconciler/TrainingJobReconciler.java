@@ -16,6 +16,7 @@ import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.kueue.KueueLink;
+import dev.stint.core.kueue.QueueingChange;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
@@ -165,12 +166,14 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
   /**
    * Whether a change of the job seen by its watch needs a reconcile: a new generation (its spec changed), a deletion
-   * asked, or a status that another client wrote (it is corrected at once; our own writes need no reconcile). Other
-   * changes, such as labels, do not.
+   * asked, a new LocalQueue or WorkloadPriorityClass label (the Workload follows them), or a status that another
+   * client wrote (it is corrected at once; our own writes need no reconcile). Other changes, such as other labels,
+   * do not.
    */
   public boolean worthReconciling(J newJob, J oldJob) {
     if (!Objects.equals(newJob.getMetadata().getGeneration(), oldJob.getMetadata().getGeneration())
-        || (newJob.getMetadata().getDeletionTimestamp() != null && oldJob.getMetadata().getDeletionTimestamp() == null)) {
+        || (newJob.getMetadata().getDeletionTimestamp() != null && oldJob.getMetadata().getDeletionTimestamp() == null)
+        || QueueingChange.labelsChanged(oldJob.getMetadata().getLabels(), newJob.getMetadata().getLabels())) {
       return true;
     }
     return !Objects.equals(newJob.getStatus(), oldJob.getStatus())
