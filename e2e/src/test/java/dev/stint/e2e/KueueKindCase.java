@@ -38,6 +38,12 @@ record KueueKindCase(RbacJobs.Kind kind, Map<String, Integer> replicas, String s
     return podSets;
   }
 
+  /** The replica type of {@link #failingPod}. */
+  String failingType() {
+    return replicas.keySet().stream().filter(t -> failingPod.startsWith(t.toLowerCase(Locale.ROOT) + "-"))
+        .findFirst().orElseThrow();
+  }
+
   /** The pods of a job, and the CPUs it asks for. */
   int pods() {
     return replicas.values().stream().mapToInt(Integer::intValue).sum();

@@ -16,17 +16,18 @@ final class KueueLatencies {
   record Sample(String kind, String what, long conditionSeconds, long observedMillis) {
     @Override
     public String toString() {
-      return "KUEUE-LATENCY %-10s %-38s conditions %d s, observed %d ms".formatted(kind, what, conditionSeconds,
+      return "KUEUE-LATENCY %-10s %-40s conditions %d s, observed %d ms".formatted(kind, what, conditionSeconds,
           observedMillis);
     }
   }
 
   private final List<Sample> samples = new ArrayList<>();
 
-  /** From the Workload's {@code Admitted=True} to the job's {@code Running=True}. */
-  void admissionToRunning(String kind, KueueWorkload admitted, Condition running, Instant admittedSeen,
+  /** From the Workload's {@code Admitted=True} to the job's {@code Running=True}; {@code job} says which. */
+  void admissionToRunning(String kind, String job, KueueWorkload admitted, Condition running, Instant admittedSeen,
                           Instant runningSeen) {
-    add(new Sample(kind, "admission to Running", seconds(admitted.condition("Admitted").orElseThrow(), running),
+    add(new Sample(kind, "admission to Running (" + job + ")",
+        seconds(admitted.condition("Admitted").orElseThrow(), running),
         Duration.between(admittedSeen, runningSeen).toMillis()));
   }
 

@@ -65,10 +65,11 @@ final class KueueScenario {
     return RbacJobs.pods(client, ns, job);
   }
 
-  /** The pod's phase, or null while it has none (or is gone). */
-  String phase(String pod) {
-    Pod p = client.pods().inNamespace(ns).withName(pod).get();
-    return p == null || p.getStatus() == null ? null : p.getStatus().getPhase();
+  /** {@code status.replicaStatuses.<type>.failed} of the job; 0 when absent. */
+  int failedReplicas(RbacJobs.Kind kind, String name, String replicaType) {
+    GenericKubernetesResource job = job(kind, name);
+    Number failed = job == null ? null : job.get("status", "replicaStatuses", replicaType, "failed");
+    return failed == null ? 0 : failed.intValue();
   }
 
   /** Ends one pod with that exit code. */
