@@ -184,8 +184,8 @@ class KueueNativeKindsIT {
     jobs.create(k.job("stuck").nodeSelector("stint.dev/nowhere: \"true\"").yaml());
     String stuck = jobs.workloadOf(k.kind(), "stuck");
     kueue.awaitAdmitted(stuck);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("stuck")).hasSize(k.pods()));
     quotas(0, 0); // Kueue evicts nothing for that, but re-admits nothing after its backoff either
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("stuck")).hasSize(k.pods()));
 
     KueueWorkload released = awaitEvictedAndReleased(k, stuck, "PodsReadyTimeout");
     // Stint writes Requeued=False (PodsReadyTimeout); once its backoff is over Kueue turns it True (BackoffFinished)
