@@ -16,7 +16,7 @@ final class KueueLatencies {
   record Sample(String kind, String what, long conditionSeconds, long observedMillis) {
     @Override
     public String toString() {
-      return "KUEUE-LATENCY %-10s %-40s conditions %d s, observed %d ms".formatted(kind, what, conditionSeconds,
+      return "KUEUE-LATENCY %-10s %-46s conditions %d s, observed %d ms".formatted(kind, what, conditionSeconds,
           observedMillis);
     }
   }
