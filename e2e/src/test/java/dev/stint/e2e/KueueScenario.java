@@ -30,10 +30,6 @@ final class KueueScenario {
     this.kueue = kueue;
   }
 
-  LocalKueue kueue() {
-    return kueue;
-  }
-
   /** Applies a manifest in the test's namespace. */
   void create(String yaml) {
     Kubectl.runWithInput(yaml, "apply", "-n", ns, "-f", "-").assertOk();
