@@ -6,13 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.stint.e2e.LocalKueue.FlavorQuota;
 import dev.stint.pytorch.PyTorchJob;
 import dev.stint.spi.api.JobStatus;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +27,7 @@ class KueueNativeIT {
   KubernetesClient client;
   String ns;
   LocalKueue kueue;
+  KueueScenario jobs;
 
   @BeforeEach
   void setUp() {
@@ -39,6 +38,7 @@ class KueueNativeIT {
         FlavorQuota.of(LocalKueue.FLAVOR_B, "0"));
     cluster = new OperatorInNamespace(probe, ns, OperatorProcess.start("--kueue=native"));
     client = probe;
+    jobs = new KueueScenario(client, ns, kueue);
   }
 
   @AfterEach
@@ -82,10 +82,6 @@ class KueueNativeIT {
         template, "");
   }
 
-  void create(String yaml) {
-    Kubectl.runWithInput(yaml, "apply", "-n", ns, "-f", "-").assertOk();
-  }
-
   PyTorchJob pytorchJob(String name) {
     return client.resources(PyTorchJob.class).inNamespace(ns).withName(name).get();
   }
@@ -95,25 +91,13 @@ class KueueNativeIT {
     return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
   }
 
-  List<Pod> pods(String job) {
-    return client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job).list().getItems();
-  }
-
   String workloadOf(String job) {
     return kueue.awaitWorkloadOfJob(pytorchJob(job).getMetadata().getUid()).name();
   }
 
-  /** Ends every pod of the job with exit code 0 (kwok's stage for the annotation). */
-  void succeed(String job) {
-    for (Pod pod : pods(job)) {
-      client.pods().inNamespace(ns).withName(pod.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE),
-          "{\"metadata\":{\"annotations\":{\"stint.dev/kwok-exit-code\":\"0\"}}}");
-    }
-  }
-
   @Test
   void queuedUntilAdmittedRunsOnTheFlavorReportsPodsReadyAndFinishes() {
-    create(job("big", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
+    jobs.create(job("big", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
     String big = workloadOf("big");
     KueueWorkload pending = kueue.awaitCondition(big, "QuotaReserved", "False", null);
     assertThat(pending.podSetCounts()).containsExactly(java.util.Map.entry("master", 1),
@@ -122,16 +106,16 @@ class KueueNativeIT {
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("big").condition("Suspended").orElseThrow().getReason())
         .isEqualTo("PyTorchJobWaitingForAdmission"));
     assertThat(status("big").condition("Suspended").orElseThrow().getMessage()).contains("LocalQueue user-queue");
-    assertThat(pods("big")).as("no pod before admission, although suspend is false").isEmpty();
+    assertThat(jobs.pods("big")).as("no pod before admission, although suspend is false").isEmpty();
 
     Instant created = Instant.now();
-    create(job("fits", LocalKueue.LOW, 1, null));
+    jobs.create(job("fits", LocalKueue.LOW, 1, null));
     String fits = workloadOf("fits");
     kueue.awaitAdmitted(fits);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("fits").isTrue("Running")).isTrue());
     System.out.printf("KUEUE-LATENCY creation to Running: %d ms%n",
         Duration.between(created, Instant.now()).toMillis());
-    assertThat(pods("fits")).hasSize(2).allSatisfy(p -> {
+    assertThat(jobs.pods("fits")).hasSize(2).allSatisfy(p -> {
       assertThat(p.getSpec().getNodeSelector()).containsEntry(LocalKueue.POOL_LABEL, "a");
       assertThat(p.getMetadata().getLabels()).containsEntry("kueue.x-k8s.io/local-queue-name", "user-queue")
           .containsEntry("kueue.x-k8s.io/cluster-queue-name", kueue.clusterQueue())
@@ -140,24 +124,24 @@ class KueueNativeIT {
     });
     kueue.awaitCondition(fits, "PodsReady", "True", "Started");
 
-    succeed("fits");
+    jobs.exitAll("fits", 0);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("fits").isTrue("Succeeded")).isTrue());
     KueueWorkload finished = kueue.awaitCondition(fits, "Finished", "True", "Succeeded");
     kueue.awaitWorkload(fits, "finalizer removed", w -> w.finalizers().isEmpty());
     assertThat(finished.name()).isEqualTo(fits);
-    assertThat(pods("big")).isEmpty();
+    assertThat(jobs.pods("big")).isEmpty();
   }
 
   @Test
   void preemptedByPriorityReleasedAndReadmittedOnTheOtherFlavor() {
-    create(job("low", LocalKueue.LOW, 1, null));
+    jobs.create(job("low", LocalKueue.LOW, 1, null));
     String low = workloadOf("low");
     kueue.awaitAdmitted(low);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("low").isTrue("Running")).isTrue());
     kueue.awaitCondition(low, "PodsReady", "True", "Started");
 
     Instant highCreated = Instant.now();
-    create(job("high", LocalKueue.HIGH, 1, null));
+    jobs.create(job("high", LocalKueue.HIGH, 1, null));
     kueue.awaitCondition(low, "Evicted", "True", "Preempted");
     Instant evicted = Instant.now();
     KueueWorkload released = kueue.awaitWorkload(low, "released", w -> w.admission().isEmpty());
@@ -165,7 +149,7 @@ class KueueNativeIT {
     assertThat(released.reason("Requeued")).isEqualTo("Preempted");
     assertThat(released.isTrue("QuotaReserved")).isFalse();
     assertThat(released.isTrue("PodsReady")).isFalse();
-    assertThat(pods("low")).allSatisfy(p -> assertThat(p.getMetadata().getDeletionTimestamp()).isNotNull());
+    assertThat(jobs.pods("low")).allSatisfy(p -> assertThat(p.getMetadata().getDeletionTimestamp()).isNotNull());
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("high").isTrue("Running")).isTrue());
     System.out.printf("KUEUE-LATENCY eviction seen to quota released: %d ms; preemptor created to Running: %d ms%n",
         Duration.between(evicted, releasedAt).toMillis(), Duration.between(highCreated, Instant.now()).toMillis());
@@ -174,7 +158,7 @@ class KueueNativeIT {
     // room on pool-b: the low job comes back there, its pods built with the other flavor's node labels
     kueue.setQuotas(FlavorQuota.of(LocalKueue.FLAVOR_A, "2"), FlavorQuota.of(LocalKueue.FLAVOR_B, "2"));
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("low").isTrue("Running")).isTrue());
-    assertThat(pods("low")).hasSize(2).allSatisfy(p ->
+    assertThat(jobs.pods("low")).hasSize(2).allSatisfy(p ->
         assertThat(p.getSpec().getNodeSelector()).containsEntry(LocalKueue.POOL_LABEL, "b"));
     assertThat(status("low").getSuspensions()).isEqualTo(1);
   }
@@ -182,10 +166,10 @@ class KueueNativeIT {
   @Test
   void aPodsReadyTimeoutEvictsReleasesAndTheJobWaitsAgain() {
     // a node selector no node has: the pods stay Pending, so PodsReady never comes (timeout 20 s on this cluster)
-    create(job("stuck", LocalKueue.LOW, 1, "stint.dev/nowhere: \"true\""));
+    jobs.create(job("stuck", LocalKueue.LOW, 1, "stint.dev/nowhere: \"true\""));
     String stuck = workloadOf("stuck");
     kueue.awaitAdmitted(stuck);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(pods("stuck")).hasSize(2));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("stuck")).hasSize(2));
 
     kueue.awaitCondition(stuck, "Evicted", "True", "PodsReadyTimeout");
     KueueWorkload released = kueue.awaitWorkload(stuck, "released", w -> w.admission().isEmpty()
@@ -200,20 +184,20 @@ class KueueNativeIT {
     String yaml = job("elastic", LocalKueue.LOW, 4, null)
         .replace("  pytorchReplicaSpecs:", "  elasticPolicy: {minReplicas: 2, maxReplicas: 4}\n  pytorchReplicaSpecs:");
     yaml = yaml.substring(0, yaml.indexOf("    Master:")) + yaml.substring(yaml.indexOf("    Worker:"));
-    create(yaml); // 4 workers of 1 CPU, at least 2; the queue has 2 CPU
+    jobs.create(yaml); // 4 workers of 1 CPU, at least 2; the queue has 2 CPU
 
     String elastic = workloadOf("elastic");
     KueueWorkload admitted = kueue.awaitAdmitted(elastic);
     assertThat(admitted.admission().orElseThrow().podSet("worker").count()).isEqualTo(2);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("elastic").isTrue("Running")).isTrue());
-    assertThat(pods("elastic")).extracting(p -> p.getMetadata().getName())
+    assertThat(jobs.pods("elastic")).extracting(p -> p.getMetadata().getName())
         .containsExactlyInAnyOrder("elastic-worker-0", "elastic-worker-1");
     kueue.awaitCondition(elastic, "PodsReady", "True", "Started");
   }
 
   @Test
   void aJobDeletedWhileQueuedLeavesNoWorkload() {
-    create(job("waiting", LocalKueue.LOW, 3, null));
+    jobs.create(job("waiting", LocalKueue.LOW, 3, null));
     String uid = pytorchJob("waiting").getMetadata().getUid();
     kueue.awaitCondition(workloadOf("waiting"), "QuotaReserved", "False", null);
 
@@ -224,15 +208,15 @@ class KueueNativeIT {
 
   @Test
   void aWorkerThatSucceededGivesItsQuotaToAWaitingJobWhileTheMasterRuns() {
-    create(job("part", LocalKueue.LOW, 1, null)); // master and worker: the queue's 2 CPU
+    jobs.create(job("part", LocalKueue.LOW, 1, null)); // master and worker: the queue's 2 CPU
     String part = workloadOf("part");
     kueue.awaitAdmitted(part);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("part").isTrue("Running")).isTrue());
     String small = job("small", LocalKueue.LOW, 0, null);
-    create(small.substring(0, small.indexOf("    Worker:")) + "\n"); // a master alone: 1 CPU
+    jobs.create(small.substring(0, small.indexOf("    Worker:")) + "\n"); // a master alone: 1 CPU
     kueue.awaitCondition(workloadOf("small"), "QuotaReserved", "False", null);
 
-    exit("part-worker-0", 0);
+    jobs.exit("part-worker-0", 0);
 
     KueueWorkload reclaimed = kueue.awaitWorkload(part, "worker reclaimable",
         w -> java.util.Map.of("worker", 1).equals(w.reclaimablePods()));
@@ -245,7 +229,7 @@ class KueueNativeIT {
 
   @Test
   void aPartialSuccessFinishesTheWorkloadAsSucceededAndTheQuotaGoesToAWaitingJob() {
-    create(String.join("\n",
+    jobs.create(String.join("\n",
         "apiVersion: kubeflow.org/v1",
         "kind: PyTorchJob",
         "metadata:",
@@ -266,14 +250,14 @@ class KueueNativeIT {
     String partial = workloadOf("partial");
     kueue.awaitAdmitted(partial);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("partial").isTrue("Running")).isTrue());
-    create(job("waiting", LocalKueue.LOW, 1, null));
+    jobs.create(job("waiting", LocalKueue.LOW, 1, null));
     String waiting = workloadOf("waiting");
     kueue.awaitCondition(waiting, "QuotaReserved", "False", null);
 
-    exit("partial-worker-1", 1);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(pods("partial")).filteredOn(
+    jobs.exit("partial-worker-1", 1);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("partial")).filteredOn(
         p -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase())).hasSize(1));
-    exit("partial-worker-0", 0);
+    jobs.exit("partial-worker-0", 0);
 
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(status("partial").isTrue("PartiallySucceeded")).isTrue();
@@ -288,7 +272,7 @@ class KueueNativeIT {
 
   @Test
   void aJobShrunkWhileQueuedGetsItsWorkloadUpdatedAndIsAdmitted() {
-    create(job("shrunk", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
+    jobs.create(job("shrunk", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
     String shrunk = workloadOf("shrunk");
     kueue.awaitCondition(shrunk, "QuotaReserved", "False", null);
 
@@ -300,18 +284,12 @@ class KueueNativeIT {
     assertThat(admitted.podSetCounts()).containsExactly(java.util.Map.entry("master", 1),
         java.util.Map.entry("worker", 1));
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("shrunk").isTrue("Running")).isTrue());
-    assertThat(pods("shrunk")).hasSize(2);
-  }
-
-  /** Ends one pod with that exit code (kwok's stage for the annotation). */
-  void exit(String pod, int code) {
-    client.pods().inNamespace(ns).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
-        "{\"metadata\":{\"annotations\":{\"stint.dev/kwok-exit-code\":\"" + code + "\"}}}");
+    assertThat(jobs.pods("shrunk")).hasSize(2);
   }
 
   @Test
   void aRunningJobDeletedWhileStintWasDownHasItsQuotaFreedWhenStintStartsLeading() throws InterruptedException {
-    create(job("left", LocalKueue.LOW, 1, null)); // 2 CPU: the whole queue
+    jobs.create(job("left", LocalKueue.LOW, 1, null)); // 2 CPU: the whole queue
     String uid = pytorchJob("left").getMetadata().getUid();
     String left = workloadOf("left");
     kueue.awaitAdmitted(left);
@@ -323,7 +301,7 @@ class KueueNativeIT {
     // the garbage collector marks the Workload for deletion, but Kueue's finalizer holds it and its quota
     kueue.awaitWorkload(left, "marked for deletion, still admitted",
         w -> w.deleting() && w.finalizers().contains("kueue.x-k8s.io/resource-in-use") && w.admission().isPresent());
-    create(job("next", LocalKueue.LOW, 1, null)); // needs that quota; its Workload comes once Stint is back
+    jobs.create(job("next", LocalKueue.LOW, 1, null)); // needs that quota; its Workload comes once Stint is back
 
     // leading through a Lease, so the release runs from the start-of-leadership callback
     cluster = new OperatorInNamespace(client, ns, OperatorProcess.start("--kueue=native", "--leader-election=true",
@@ -335,7 +313,7 @@ class KueueNativeIT {
 
   @Test
   void theUsersSuspendDeactivatesTheWorkloadAndFreesTheQuota() {
-    create(job("paused", LocalKueue.LOW, 1, null));
+    jobs.create(job("paused", LocalKueue.LOW, 1, null));
     String paused = workloadOf("paused");
     kueue.awaitAdmitted(paused);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("paused").isTrue("Running")).isTrue());
@@ -343,7 +321,7 @@ class KueueNativeIT {
     client.resources(PyTorchJob.class).inNamespace(ns).withName("paused").patch(PatchContext.of(PatchType.JSON_MERGE),
         "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
     kueue.awaitWorkload(paused, "deactivated and released", w -> !w.active() && w.admission().isEmpty());
-    await().atMost(WAIT).untilAsserted(() -> assertThat(pods("paused")).isEmpty());
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("paused")).isEmpty());
 
     client.resources(PyTorchJob.class).inNamespace(ns).withName("paused").patch(PatchContext.of(PatchType.JSON_MERGE),
         "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");
@@ -360,20 +338,20 @@ class KueueNativeIT {
   @Test
   void aWorkersCopyAdoptsItsPrebuiltWorkloadAndAManagersJobGetsAWorkloadButNoPod() {
     kueue.createPrebuiltWorkload("made-by-multikueue", java.util.Map.of("master", 1, "worker", 1), "1");
-    create(job("copy", LocalKueue.LOW, 1, null).replace("labels: {",
+    jobs.create(job("copy", LocalKueue.LOW, 1, null).replace("labels: {",
         "labels: {kueue.x-k8s.io/prebuilt-workload-name: made-by-multikueue, "));
     String uid = pytorchJob("copy").getMetadata().getUid();
     kueue.awaitWorkload("made-by-multikueue", "adopted", w -> uid.equals(w.controllerUid()));
     assertThat(kueue.workloadsOfJob(uid)).extracting(KueueWorkload::name).containsExactly("made-by-multikueue");
     kueue.awaitAdmitted("made-by-multikueue");
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("copy").isTrue("Running")).isTrue());
-    assertThat(pods("copy")).hasSize(2).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
+    assertThat(jobs.pods("copy")).hasSize(2).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
         .containsEntry("kueue.x-k8s.io/workload", "made-by-multikueue"));
-    succeed("copy");
+    jobs.exitAll("copy", 0);
     kueue.awaitCondition("made-by-multikueue", "Finished", "True", "Succeeded");
     kueue.awaitWorkload("made-by-multikueue", "finalizer removed", w -> w.finalizers().isEmpty());
 
-    create(job("dispatched", LocalKueue.LOW, 1, null).replace("runPolicy: {suspend: false}",
+    jobs.create(job("dispatched", LocalKueue.LOW, 1, null).replace("runPolicy: {suspend: false}",
         "runPolicy: {suspend: false, managedBy: kueue.x-k8s.io/multikueue}"));
     String dispatched = workloadOf("dispatched");
     kueue.awaitAdmitted(dispatched); // no MultiKueue admission check here: the ClusterQueue admits it at once
@@ -381,7 +359,7 @@ class KueueNativeIT {
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
     // a pass after the admission was seen: had Stint made pods, they would be there by now
     kueue.awaitWorkload(dispatched, "deactivated and released", w -> !w.active() && w.admission().isEmpty());
-    assertThat(pods("dispatched")).isEmpty();
+    assertThat(jobs.pods("dispatched")).isEmpty();
     assertThat(pytorchJob("dispatched").getStatus()).isNull();
   }
 
@@ -391,11 +369,11 @@ class KueueNativeIT {
    */
   @Test
   void aWaitingJobMadeUrgentByItsLabelPreemptsALowerOne() {
-    create(job("first", LocalKueue.LOW, 1, null));
+    jobs.create(job("first", LocalKueue.LOW, 1, null));
     String first = workloadOf("first");
     kueue.awaitAdmitted(first);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("first").isTrue("Running")).isTrue());
-    create(job("urgent", LocalKueue.LOW, 1, null));
+    jobs.create(job("urgent", LocalKueue.LOW, 1, null));
     String urgent = workloadOf("urgent");
     kueue.awaitCondition(urgent, "QuotaReserved", "False", null);
 

@@ -3,41 +3,41 @@ package dev.stint.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stint.e2e.KueueKindCase.Job;
 import dev.stint.e2e.LocalKueue.FlavorQuota;
-import dev.stint.e2e.RbacJobs.Kind;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * Every kind, the JAXJob plugin included, under {@code --kueue=native} with the real Kueue v0.17.0 configured with
- * {@code externalFrameworks} only: created with {@code suspend: false} and a queue label, a job never runs before
- * admission; admitted, it runs on the admitted flavor, reports PodsReady, and when it succeeds its Workload is
- * Finished and loses its finalizer. One operator process for the class; each test its own namespace and queues.
+ * {@code externalFrameworks} only, through the protocol's scenarios: queued until admitted, then run on the admitted
+ * flavor and finished; preempted by a higher-priority job of its kind, released, and re-admitted on the other flavor;
+ * evicted by a pods-ready timeout and released; deleted while queued; partially succeeded. Partial admission needs
+ * an elastic kind and is {@link KueueNativeIT}'s (PyTorchJob). Each kind is a row of {@link KueueKindCase#ALL}; every
+ * job is two pods of 1 CPU. One operator process and one Kueue for the class; each test its own namespace and queues.
+ * The latencies seen are printed at the end ({@code KUEUE-LATENCY}), never asserted.
  */
 class KueueNativeKindsIT {
   static final Duration WAIT = Duration.ofSeconds(90);
+  static final List<KueueKindCase> KINDS = KueueKindCase.ALL;
+  static final KueueLatencies LATENCIES = new KueueLatencies();
   static KubernetesClient client;
   static OperatorProcess operator;
   String ns;
   LocalKueue kueue;
+  KueueScenario jobs;
 
   @BeforeAll
   static void startOperator() throws IOException {
@@ -55,6 +55,7 @@ class KueueNativeKindsIT {
 
   @AfterAll
   static void stopOperator() throws InterruptedException {
+    LATENCIES.print();
     if (operator != null) {
       assertThat(operator.alive()).as("the operator is still up at the end").isTrue();
       operator.close();
@@ -67,95 +68,176 @@ class KueueNativeKindsIT {
   @BeforeEach
   void setUp() {
     ns = LocalCluster.namespace(client, "kueue-kinds");
-    // no quota on pool-a, none yet on pool-b: every job waits until the test gives pool-b some
+    // no quota on either flavor: every job waits until its test gives some
     kueue = LocalKueue.start(client, ns, FlavorQuota.of(LocalKueue.FLAVOR_A, "0"),
         FlavorQuota.of(LocalKueue.FLAVOR_B, "0"));
+    jobs = new KueueScenario(client, ns, kueue);
   }
 
   @AfterEach
   void tearDown() {
+    for (KueueKindCase k : KINDS) { // Stint lets their Workloads go
+      client.genericKubernetesResources(k.kind().apiVersion(), k.kind().kind()).inNamespace(ns).delete();
+    }
     if (kueue != null) {
       kueue.close();
     }
     client.namespaces().withName(ns).delete();
   }
 
-  static Stream<Arguments> kinds() {
-    return Stream.of(
-        Arguments.of(RbacJobs.PYTORCH, Map.of("master", 1)),
-        Arguments.of(RbacJobs.TENSORFLOW, Map.of("worker", 2)),
-        Arguments.of(RbacJobs.MPI, Map.of("launcher", 1, "worker", 2)),
-        Arguments.of(RbacJobs.JAX, Map.of("worker", 2)));
+  void quotas(int poolA, int poolB) {
+    kueue.setQuotas(FlavorQuota.of(LocalKueue.FLAVOR_A, "" + poolA), FlavorQuota.of(LocalKueue.FLAVOR_B, "" + poolB));
   }
 
-  /** A job of the kind in the test's LocalQueue, unsuspended, every pod asking for 1 CPU and running until told. */
-  String manifest(Kind kind, String name) {
-    StringBuilder specs = new StringBuilder();
-    kind.replicas().forEach((type, count) -> specs.append("    ").append(type).append(":\n")
-        .append("      replicas: ").append(count).append("\n")
-        .append("      restartPolicy: OnFailure\n")
-        .append("      template:\n        spec:\n          containers:\n")
-        .append("          - {name: ").append(kind.container()).append(", image: busybox, ")
-        .append("resources: {requests: {cpu: \"1\"}}}\n"));
-    return "apiVersion: " + kind.apiVersion() + "\nkind: " + kind.kind() + "\nmetadata:\n  name: " + name
-        + "\n  labels: {kueue.x-k8s.io/queue-name: " + LocalKueue.LOCAL_QUEUE + "}\nspec:\n"
-        + "  runPolicy: {suspend: false}\n  " + kind.specField() + ":\n" + specs;
+  void awaitRunning(KueueKindCase k, String name) {
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.isTrue(k.kind(), name, "Running")).isTrue());
   }
 
-  GenericKubernetesResource job(Kind kind, String name) {
-    return client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inNamespace(ns).withName(name).get();
+  String suspendedReason(KueueKindCase k, String name) {
+    return jobs.condition(k.kind(), name, "Suspended").map(Condition::getReason).orElse(null);
   }
 
-  List<Pod> pods(String job) {
-    return client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job).list().getItems();
+  /** Waits until the admitted job runs, every pod on the flavor of that pool, and records the latency. */
+  void awaitRunningOn(KueueKindCase k, String name, String workload, String pool) {
+    KueueWorkload admitted = kueue.awaitAdmitted(workload);
+    Instant admittedSeen = Instant.now();
+    awaitRunning(k, name);
+    Instant runningSeen = Instant.now();
+    LATENCIES.admissionToRunning(k.toString(), name + " on pool-" + pool, kueue.workload(workload),
+        jobs.condition(k.kind(), name, "Running").orElseThrow(), admittedSeen, runningSeen);
+    assertThat(admitted.admission().orElseThrow().podSetAssignments()).allSatisfy(a ->
+        assertThat(a.flavors()).containsValue("pool-" + pool));
+    assertThat(jobs.pods(name)).hasSize(k.pods()).allSatisfy(p -> {
+      assertThat(p.getSpec().getNodeSelector()).containsEntry(LocalKueue.POOL_LABEL, pool);
+      assertThat(p.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/workload", workload);
+    });
   }
 
-  String condition(Kind kind, String name, String type) {
-    return RbacJobs.condition(client, kind, ns, name, type);
-  }
-
-  @SuppressWarnings("unchecked")
-  String suspendedReason(Kind kind, String name) {
-    Map<String, Object> status = (Map<String, Object>) job(kind, name).getAdditionalProperties().get("status");
-    return ((List<Map<String, Object>>) status.get("conditions")).stream()
-        .filter(c -> "Suspended".equals(c.get("type"))).map(c -> (String) c.get("reason")).findFirst().orElse(null);
+  /** Waits until Kueue evicts the Workload for that reason and Stint hands its quota back; records the latency. */
+  KueueWorkload awaitEvictedAndReleased(KueueKindCase k, String workload, String reason) {
+    kueue.awaitCondition(workload, "Evicted", "True", reason);
+    Instant evictedSeen = Instant.now();
+    KueueWorkload released = kueue.awaitWorkload(workload, "released",
+        w -> w.admission().isEmpty() && w.condition("QuotaReserved").filter(c -> "False".equals(c.getStatus()))
+            .isPresent());
+    LATENCIES.evictionToQuotaReleased(k.toString(), released, evictedSeen, Instant.now());
+    assertThat(released.isTrue("Admitted")).isFalse();
+    assertThat(released.isTrue("PodsReady")).isFalse();
+    return released;
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("kinds")
-  void neverRunsBeforeAdmissionThenRunsOnTheFlavorAndFinishes(Kind kind, Map<String, Integer> podSets) {
-    Kubectl.runWithInput(manifest(kind, "queued"), "apply", "-n", ns, "-f", "-").assertOk();
-    String uid = job(kind, "queued").getMetadata().getUid();
-    String workload = kueue.awaitWorkloadOfJob(uid).name();
+  @FieldSource("KINDS")
+  void neverRunsBeforeAdmissionThenRunsOnTheFlavorAndFinishes(KueueKindCase k) {
+    jobs.create(k.job("queued").yaml());
+    String workload = jobs.workloadOf(k.kind(), "queued");
     KueueWorkload pending = kueue.awaitCondition(workload, "QuotaReserved", "False", null);
-    assertThat(pending.podSetCounts()).isEqualTo(podSets);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(suspendedReason(kind, "queued"))
-        .isEqualTo(kind.kind() + "WaitingForAdmission"));
-    assertThat(pods("queued")).as("no pod before admission, although suspend is false").isEmpty();
+    assertThat(pending.podSetCounts()).containsExactlyEntriesOf(k.podSets());
+    assertThat(pending.priority()).isEqualTo(LocalKueue.LOW_VALUE);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(suspendedReason(k, "queued"))
+        .isEqualTo(k.kind().kind() + "WaitingForAdmission"));
+    assertThat(jobs.pods("queued")).as("no pod before admission, although suspend is false").isEmpty();
 
-    int cpus = podSets.values().stream().mapToInt(Integer::intValue).sum();
-    kueue.setQuotas(FlavorQuota.of(LocalKueue.FLAVOR_A, "0"), FlavorQuota.of(LocalKueue.FLAVOR_B, "" + cpus));
-    kueue.awaitAdmitted(workload);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(kind, "queued", "Running")).isEqualTo("True"));
-    assertThat(pods("queued")).hasSize(cpus).allSatisfy(p -> {
-      assertThat(p.getSpec().getNodeSelector()).containsEntry(LocalKueue.POOL_LABEL, "b");
-      assertThat(p.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/workload", workload);
-    });
+    quotas(0, k.pods());
+    awaitRunningOn(k, "queued", workload, "b");
     kueue.awaitCondition(workload, "PodsReady", "True", "Started");
 
-    for (Pod pod : pods("queued")) {
-      try {
-        client.pods().inNamespace(ns).withName(pod.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\":{\"annotations\":{\"stint.dev/kwok-exit-code\":\"0\"}}}");
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 404) {
-          throw e;
-        }
-        // the job already succeeded (an MPI launcher that ended first): Stint stopped the pods still running
-      }
-    }
-    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(kind, "queued", "Succeeded")).isEqualTo("True"));
+    await().atMost(WAIT).untilAsserted(() -> {
+      jobs.exitAll("queued", 0); // again while a pod is replaced meanwhile
+      assertThat(jobs.isTrue(k.kind(), "queued", "Succeeded")).isTrue();
+    });
     kueue.awaitCondition(workload, "Finished", "True", "Succeeded");
     kueue.awaitWorkload(workload, "finalizer removed", w -> w.finalizers().isEmpty());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @FieldSource("KINDS")
+  void preemptedByAHigherPriorityJobReleasedAndReadmittedOnTheOtherFlavor(KueueKindCase k) {
+    quotas(k.pods(), 0); // room for one job, on pool-a
+    jobs.create(k.job("low").yaml());
+    String low = jobs.workloadOf(k.kind(), "low");
+    awaitRunningOn(k, "low", low, "a");
+    kueue.awaitCondition(low, "PodsReady", "True", "Started");
+
+    jobs.create(k.job("high").priority(LocalKueue.HIGH).yaml());
+    KueueWorkload released = awaitEvictedAndReleased(k, low, "Preempted");
+    assertThat(released.condition("Requeued").orElseThrow()).as("requeued at once after a preemption").satisfies(c -> {
+      assertThat(c.getStatus()).isEqualTo("True");
+      assertThat(c.getReason()).isEqualTo("Preempted");
+    });
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("low")).isEmpty());
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(suspendedReason(k, "low")).isEqualTo(k.kind().kind() + "Evicted");
+      assertThat(jobs.isTrue(k.kind(), "low", "Running")).isFalse();
+    });
+    awaitRunningOn(k, "high", jobs.workloadOf(k.kind(), "high"), "a");
+
+    quotas(k.pods(), k.pods()); // pool-a is full: the low job comes back on pool-b, its pods with pool-b's labels
+    awaitRunningOn(k, "low", low, "b");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @FieldSource("KINDS")
+  void aPodsReadyTimeoutEvictsAndReleases(KueueKindCase k) {
+    quotas(k.pods(), 0);
+    // a node selector no node matches: the pods stay Pending and PodsReady never comes (timeout 20 s on this cluster)
+    jobs.create(k.job("stuck").nodeSelector("stint.dev/nowhere: \"true\"").yaml());
+    String stuck = jobs.workloadOf(k.kind(), "stuck");
+    kueue.awaitAdmitted(stuck);
+    quotas(0, 0); // Kueue evicts nothing for that, but re-admits nothing after its backoff either
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("stuck")).hasSize(k.pods()));
+
+    KueueWorkload released = awaitEvictedAndReleased(k, stuck, "PodsReadyTimeout");
+    // Stint writes Requeued=False (PodsReadyTimeout); once its backoff is over Kueue turns it True (BackoffFinished)
+    assertThat(released.reason("Requeued")).isIn("PodsReadyTimeout", "BackoffFinished");
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(jobs.pods("stuck")).isEmpty();
+      Condition suspended = jobs.condition(k.kind(), "stuck", "Suspended").orElseThrow();
+      assertThat(suspended.getReason()).isEqualTo(k.kind().kind() + "Evicted");
+      assertThat(suspended.getMessage()).contains("PodsReadyTimeout");
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @FieldSource("KINDS")
+  void aJobDeletedWhileQueuedLeavesNoWorkloadAndNoFinalizer(KueueKindCase k) {
+    jobs.create(k.job("doomed").yaml());
+    String uid = jobs.job(k.kind(), "doomed").getMetadata().getUid();
+    kueue.awaitCondition(jobs.workloadOf(k.kind(), "doomed"), "QuotaReserved", "False", null);
+
+    client.genericKubernetesResources(k.kind().apiVersion(), k.kind().kind()).inNamespace(ns).withName("doomed")
+        .delete();
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.job(k.kind(), "doomed")).isNull());
+    kueue.awaitNoWorkloadOfJob(uid); // listed while a finalizer held it
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @FieldSource("KINDS")
+  void aPartialSuccessFinishesTheWorkloadAsSucceededAndFreesTheQuota(KueueKindCase k) {
+    quotas(k.pods(), 0);
+    Job job = k.job("partial").partialSuccessAllowed();
+    jobs.create(job.yaml());
+    String partial = jobs.workloadOf(k.kind(), "partial");
+    kueue.awaitAdmitted(partial);
+    awaitRunning(k, "partial");
+    // a competitor of the same priority for the whole quota: admitted only once the job gives its quota back
+    String waiting = kueue.createWorkload("waiting", LocalKueue.LOW, 1, "" + k.pods()).name();
+    kueue.awaitCondition(waiting, "QuotaReserved", "False", null);
+
+    jobs.exit(job.pod(k.failingPod()), 1);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.failedReplicas(k.kind(), "partial", k.failingType()))
+        .as("the failure counted").isEqualTo(1));
+    assertThat(jobs.isTrue(k.kind(), "partial", "Failed")).as("and not fatal").isFalse();
+    jobs.exit(job.pod(k.succeedingPod()), 0);
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(jobs.isTrue(k.kind(), "partial", "PartiallySucceeded")).isTrue();
+      assertThat(jobs.isTrue(k.kind(), "partial", "Succeeded")).isTrue();
+    });
+    KueueWorkload finished = kueue.awaitCondition(partial, "Finished", "True", "Succeeded");
+    assertThat(finished.condition("Finished").orElseThrow().getMessage()).contains("partially succeeded");
+    kueue.awaitWorkload(partial, "finalizer removed", w -> w.finalizers().isEmpty());
+    kueue.awaitAdmitted(waiting);
   }
 }
