@@ -1,5 +1,6 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
@@ -95,7 +96,7 @@ public final class WorkloadFor {
     meta.setNamespace(job.getMetadata().getNamespace());
     meta.setFinalizers(List.of(KueueApi.FINALIZER));
     meta.setLabels(Map.of(KueueApi.JOB_UID_LABEL, job.getMetadata().getUid(),
-        "training.kubeflow.org/operator-name", framework.controllerName()));
+        "training.kubeflow.org/operator-name", EngineFramework.of(framework).controllerName()));
     meta.setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(HasMetadata.getApiVersion(
         framework.jobType())).withKind(kind).withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid())
         .withController(true).withBlockOwnerDeletion(true).build()));
@@ -156,11 +157,11 @@ public final class WorkloadFor {
     for (Map.Entry<String, ReplicaSpec> entry : orderedSpecs(job, framework).entrySet()) {
       String type = entry.getKey();
       ReplicaSpec spec = entry.getValue();
-      int count = spec.getReplicas() == null ? framework.defaultReplicas(type) : spec.getReplicas();
+      int count = spec.getReplicas() == null ? EngineFramework.of(framework).defaultReplicas(type) : spec.getReplicas();
       Map<String, Object> podSet = new LinkedHashMap<>();
       podSet.put("name", type.toLowerCase(Locale.ROOT));
       podSet.put("count", count);
-      OptionalInt min = framework.minReplicas(job, type);
+      OptionalInt min = EngineFramework.of(framework).minReplicas(job, type);
       if (!minCountSet && min.isPresent() && min.getAsInt() >= 1 && min.getAsInt() < count) {
         podSet.put("minCount", min.getAsInt());
         minCountSet = true;

@@ -209,7 +209,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
     client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").resource(
         new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder().withApiVersion(KueueApi.API_VERSION)
             .withKind("Workload").withNewMetadata().withName(orphan)
-            .withLabels(Map.of("training.kubeflow.org/operator-name", new TestFramework().controllerName(),
+            .withLabels(Map.of("training.kubeflow.org/operator-name", dev.stint.core.decision.EngineFramework.of(new TestFramework()).controllerName(),
                 KueueApi.JOB_UID_LABEL, "uid-of-a-deleted-job"))
             .withFinalizers(KueueApi.FINALIZER)
             .addNewOwnerReference().withApiVersion("test.stint.dev/v1").withKind("TestJob").withName("gone")

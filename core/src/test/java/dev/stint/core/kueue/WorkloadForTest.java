@@ -44,7 +44,7 @@ class WorkloadForTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource
   void queued(String name, TestJob job, KueueSettings settings, boolean expected) {
-    assertThat(WorkloadFor.queued(job, settings, FRAMEWORK.managedByValue())).isEqualTo(expected);
+    assertThat(WorkloadFor.queued(job, settings, dev.stint.core.decision.EngineFramework.of(FRAMEWORK).managedByValue())).isEqualTo(expected);
   }
 
   static Stream<Arguments> priorityClass() {
@@ -71,12 +71,14 @@ class WorkloadForTest {
   }
 
   /** A kind whose Workers may run with as few as two (an elastic PyTorchJob's, say). */
-  static final TestFramework ELASTIC = new TestFramework() {
+  static final TestFramework ELASTIC = new ElasticTestFramework();
+
+  static final class ElasticTestFramework extends TestFramework implements dev.stint.spi.WithElasticReplicas<TestJob> {
     @Override
     public java.util.OptionalInt minReplicas(TestJob job, String replicaType) {
       return WORKER.equals(replicaType) ? java.util.OptionalInt.of(2) : java.util.OptionalInt.empty();
     }
-  };
+  }
 
   static Stream<Arguments> minCount() {
     return Stream.of(

@@ -1,11 +1,11 @@
 package dev.stint.pytorch;
 
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.CrdHints;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaLimits;
-import dev.stint.spi.crd.CrdFinisher;
-import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -27,13 +27,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 // Pod and service names are built from the job name, so it must be a DNS-1035 label, as upstream's webhook required.
-// Hints for CrdFinisher: the scale subresource reaches into the replica map, which fabric8's @SpecReplicas cannot
+// Hints for the CRD finisher: the scale subresource reaches into the replica map, which fabric8's @SpecReplicas cannot
 // express, and kubectl shows upstream's column order (the generator sorts columns by JSON path).
 @Annotations({
-    CrdFinisher.PRINTER_COLUMN_ORDER + "=State,Outcome,Age",
-    CrdFinisher.SCALE_SPEC_REPLICAS_PATH + "=.spec.pytorchReplicaSpecs.Worker.replicas",
-    CrdFinisher.SCALE_STATUS_REPLICAS_PATH + "=.status.replicaStatuses.Worker.active",
-    CrdFinisher.SCALE_LABEL_SELECTOR_PATH + "=.status.replicaStatuses.Worker.selector"})
+    CrdHints.PRINTER_COLUMN_ORDER + "=State,Outcome,Age",
+    CrdHints.SCALE_SPEC_REPLICAS_PATH + "=.spec.pytorchReplicaSpecs.Worker.replicas",
+    CrdHints.SCALE_STATUS_REPLICAS_PATH + "=.status.replicaStatuses.Worker.active",
+    CrdHints.SCALE_LABEL_SELECTOR_PATH + "=.status.replicaStatuses.Worker.selector"})
 @ValidationRule(value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
     message = "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter "
         + "and ending with a letter or digit)")

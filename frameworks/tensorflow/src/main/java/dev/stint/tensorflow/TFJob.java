@@ -1,9 +1,9 @@
 package dev.stint.tensorflow;
 
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.CrdHints;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaLimits;
-import dev.stint.spi.crd.CrdFinisher;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -28,7 +28,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 // kubectl shows upstream's column order (the generator sorts columns by JSON path)
-@Annotations(CrdFinisher.PRINTER_COLUMN_ORDER + "=State,Outcome,Age")
+@Annotations(CrdHints.PRINTER_COLUMN_ORDER + "=State,Outcome,Age")
 // Pod and service names are built from the job name, so it must be a DNS-1035 label, as upstream's webhook required.
 @ValidationRule(value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
     message = "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter "

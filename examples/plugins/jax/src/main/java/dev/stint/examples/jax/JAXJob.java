@@ -1,9 +1,9 @@
 package dev.stint.examples.jax;
 
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.CrdHints;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaLimits;
-import dev.stint.spi.crd.CrdFinisher;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -26,12 +26,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Outcome", jsonPath = ".status.outcome", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
-// hints for CrdFinisher: upstream's scale subresource on the Workers, and upstream's column order
+// hints for the CRD finisher (stint-crd-tools): upstream's scale subresource on the Workers, and upstream's column order
 @Annotations({
-    CrdFinisher.PRINTER_COLUMN_ORDER + "=State,Outcome,Age",
-    CrdFinisher.SCALE_SPEC_REPLICAS_PATH + "=.spec.jaxReplicaSpecs.Worker.replicas",
-    CrdFinisher.SCALE_STATUS_REPLICAS_PATH + "=.status.replicaStatuses.Worker.active",
-    CrdFinisher.SCALE_LABEL_SELECTOR_PATH + "=.status.replicaStatuses.Worker.selector"})
+    CrdHints.PRINTER_COLUMN_ORDER + "=State,Outcome,Age",
+    CrdHints.SCALE_SPEC_REPLICAS_PATH + "=.spec.jaxReplicaSpecs.Worker.replicas",
+    CrdHints.SCALE_STATUS_REPLICAS_PATH + "=.status.replicaStatuses.Worker.active",
+    CrdHints.SCALE_LABEL_SELECTOR_PATH + "=.status.replicaStatuses.Worker.selector"})
 // pod and service names are made from the job name, so it must be a DNS-1035 label, as upstream's webhook required
 @ValidationRule(value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
     message = "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter "
