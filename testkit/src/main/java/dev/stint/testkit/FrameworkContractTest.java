@@ -14,6 +14,7 @@ import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
 import dev.stint.core.decision.Observed;
+import dev.stint.core.registry.MovedMethods;
 import dev.stint.spi.KubeflowLabels;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SupportingResource;
@@ -200,6 +201,12 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
       f.messages(job).running();
       assertThat(JSON.asJson(job)).as("the job after the framework read it").isEqualTo(before);
     }
+  }
+
+  /** SPI 2.0 moved optional methods to capability interfaces; one declared without its interface is never called. */
+  @Test
+  void declaresNoMethodTheEngineWouldIgnore() {
+    assertThat(MovedMethods.missedBy(framework().getClass())).isEmpty();
   }
 
   /**

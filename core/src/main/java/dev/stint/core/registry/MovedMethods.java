@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * that still declares one without implementing its interface would have it silently ignored by the engine, so it is
  * refused with a message naming what to implement; the same table words the refusal of a plugin built against 1.x.
  */
-final class MovedMethods {
+public final class MovedMethods {
   private static final List<Class<?>> CAPABILITIES = List.of(WithValidation.class, WithPodNames.class,
       WithReplicaDefaults.class, WithLaunchOrder.class, WithFailureTolerance.class, WithMessages.class,
       WithSupportingResources.class, WithElasticReplicas.class, WithControllerIdentity.class);
@@ -48,9 +48,10 @@ final class MovedMethods {
 
   /**
    * The moves a framework class missed: the public methods it declares under a moved name whose interface it does not
-   * implement, as {@code implement WithPodNames for podName()}; empty when there are none.
+   * implement, as {@code implement WithPodNames for podName()}; empty when there are none. The operator refuses such
+   * a framework; {@code stint-testkit}'s contract test asserts there are none.
    */
-  static List<String> missedBy(Class<?> type) {
+  public static List<String> missedBy(Class<?> type) {
     TreeSet<String> missed = new TreeSet<>();
     for (Method method : type.getMethods()) {
       Class<?> capability = INTERFACE_OF.get(method.getName());
