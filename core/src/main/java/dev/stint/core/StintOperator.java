@@ -1,15 +1,16 @@
 package dev.stint.core;
 
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.DeafWatchCheck;
+import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.kube.SlimItemStore;
+import dev.stint.core.kube.WatchedCache;
 import dev.stint.core.kueue.FlavorCache;
 import dev.stint.core.kueue.KueueLink;
 import dev.stint.core.kueue.KueueSettings;
 import dev.stint.core.kueue.WorkloadWriter;
-import dev.stint.core.kube.EventRecorder;
-import dev.stint.core.kube.SlimItemStore;
-import dev.stint.core.kube.WatchedCache;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.reconciler.TrainingJobReconciler;
@@ -318,7 +319,7 @@ public final class StintOperator implements AutoCloseable {
     private static <J extends TrainingJob<?>> ControllerConfiguration<J> configuration(
         Operator operator, TrainingJobReconciler<J> reconciler, TrainingFramework<J> framework,
         Set<String> namespaces) {
-      String name = framework.controllerName();
+      String name = EngineFramework.of(framework).controllerName();
       var informer = InformerConfiguration.builder(framework.jobType()).withName(name);
       if (!namespaces.isEmpty()) {
         informer.withNamespaces(namespaces); // the children's informers follow the controller's namespaces

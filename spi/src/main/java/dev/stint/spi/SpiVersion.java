@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * <pre>
  * Plugin-Id: jax
  * Plugin-Version: 0.1.0
- * Stint-Spi-Version: 1.0
+ * Stint-Spi-Version: 2.0
  * </pre>
  *
  * An operator implementing SPI {@code M.N} loads a plugin declaring {@code M.K} when {@code K <= N}: minor versions
@@ -21,6 +21,14 @@ import java.util.regex.Pattern;
  * one built against a newer minor version may call what this operator lacks. A different major version means a
  * change that breaks plugins; such a plugin is skipped with a log line saying so. A jar without the attribute is
  * skipped too: the operator cannot tell what it was built against.
+ *
+ * <p><b>History.</b> 1.0: the first SPI. 1.1 added {@code minReplicas} (elastic partial admission with Kueue). 2.0
+ * split the 20-method {@code TrainingFramework} into a required core of seven methods and the optional
+ * {@code With*} capability interfaces the engine probes for; {@link ContainerEnv}, {@link KubeflowLabels},
+ * {@link JobMessages#namespaced}, {@link FrameworkDefaults#templatePort}, {@link SupportingResource#createdOnce},
+ * {@code api.CrdHints} and {@code api.JobRules} came in. A plugin built against 1.x is refused with a message naming,
+ * for each of its methods that moved, the interface to implement; its code changes by an {@code implements} clause
+ * and its manifest by {@code Stint-Spi-Version: 2.0}.
  *
  * @param major incremented when a change breaks existing plugins (a method removed or changed, new behaviour asked of
  *     implementations)
@@ -32,7 +40,7 @@ public record SpiVersion(int major, int minor) {
   public static final String MANIFEST_ATTRIBUTE = "Stint-Spi-Version";
 
   /** The SPI version of this artifact: what the operator it ships with implements. */
-  public static final SpiVersion CURRENT = new SpiVersion(1, 1);
+  public static final SpiVersion CURRENT = new SpiVersion(2, 0);
 
   private static final Pattern FORMAT = Pattern.compile("(\\d{1,4})\\.(\\d{1,4})");
 

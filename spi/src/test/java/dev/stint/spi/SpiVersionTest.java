@@ -39,6 +39,6 @@ class SpiVersionTest {
   @Test
   void theCurrentVersionIsWhatTheDocumentationShows() {
     // docs/writing-a-framework-plugin.md and the sample plugin's pom (stint.spi.version) state it: update them with it
-    assertThat(SpiVersion.CURRENT).hasToString("1.1");
+    assertThat(SpiVersion.CURRENT).hasToString("2.0");
   }
 }

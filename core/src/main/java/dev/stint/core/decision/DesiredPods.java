@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +27,7 @@ final class DesiredPods {
   static <J extends TrainingJob<?>> Pod build(JobContext<J> ctx, ReplicaId replica) {
     ReplicaSpec spec = ctx.replicaSpecs().get(replica.type());
     PodTemplateSpec template = spec.getTemplate() == null ? new PodTemplateSpec()
-        : Serialization.clone(spec.getTemplate());
+        : ModelJson.copy(spec.getTemplate(), PodTemplateSpec.class);
     ObjectMeta meta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
     Pod pod = new Pod();
     pod.setMetadata(new ObjectMeta());

@@ -32,7 +32,8 @@ final class GangScheduling {
   static <J extends TrainingJob<?>> GenericKubernetesResource podGroup(JobContext<J> ctx) {
     SchedulingPolicy policy = ctx.runPolicy().getSchedulingPolicy() == null ? new SchedulingPolicy()
         : ctx.runPolicy().getSchedulingPolicy();
-    int total = ctx.replicaSpecs().values().stream().mapToInt(ReplicaSpec::replicasOrDefault).sum();
+    // the framework's default for a type whose spec sets no replicas (an MPIJob's Workers: 0), as the engine runs it
+    int total = ctx.replicaSpecs().keySet().stream().mapToInt(ctx::specReplicas).sum();
     Map<String, Object> spec = new LinkedHashMap<>();
     spec.put("minMember", policy.getMinAvailable() != null ? policy.getMinAvailable() : total);
     spec.put("minResources", policy.getMinResources() != null ? policy.getMinResources() : requests(ctx));
@@ -58,7 +59,9 @@ final class GangScheduling {
   /** Requests of every replica (limits where a container requests nothing), summed: the gang's minimum. */
   private static <J extends TrainingJob<?>> Map<String, Quantity> requests(JobContext<J> ctx) {
     Map<String, BigDecimal> sum = new TreeMap<>();
-    for (ReplicaSpec spec : ctx.replicaSpecs().values()) {
+    for (Map.Entry<String, ReplicaSpec> type : ctx.replicaSpecs().entrySet()) {
+      ReplicaSpec spec = type.getValue();
+      int replicas = ctx.specReplicas(type.getKey());
       if (spec.getTemplate() == null || spec.getTemplate().getSpec() == null) {
         continue;
       }
@@ -69,7 +72,7 @@ final class GangScheduling {
             : resources.getLimits();
         if (amounts != null) {
           amounts.forEach((k, q) -> sum.merge(k, q.getNumericalAmount()
-              .multiply(BigDecimal.valueOf(spec.replicasOrDefault())), BigDecimal::add));
+              .multiply(BigDecimal.valueOf(replicas)), BigDecimal::add));
         }
       }
     }

@@ -24,7 +24,7 @@ import java.util.Map;
  */
 public final class JobContext<J extends TrainingJob<?>> {
   private final J job;
-  private final TrainingFramework<J> framework;
+  private final EngineFramework<J> framework;
   private final String kind;
   private final Instant now;
   private final Map<String, ReplicaSpec> replicaSpecs;
@@ -44,7 +44,7 @@ public final class JobContext<J extends TrainingJob<?>> {
     this.settings = settings;
     this.gate = gate;
     this.job = job;
-    this.framework = framework;
+    this.framework = EngineFramework.of(framework);
     this.kind = HasMetadata.getKind(framework.jobType());
     this.now = now.truncatedTo(ChronoUnit.SECONDS);
     this.replicaSpecs = orderedSpecs(job, framework);
@@ -65,7 +65,7 @@ public final class JobContext<J extends TrainingJob<?>> {
   public J job() { return job; }
   public EngineSettings settings() { return settings; }
   public KueueGate gate() { return gate; }
-  public TrainingFramework<J> framework() { return framework; }
+  public EngineFramework<J> framework() { return framework; }
   public String kind() { return kind; }
   public String name() { return job.getMetadata().getName(); }
   public String namespace() { return job.getMetadata().getNamespace(); }
@@ -104,11 +104,16 @@ public final class JobContext<J extends TrainingJob<?>> {
    * admitted count when it is lower (partial admission).
    */
   public int replicas(String type) {
-    ReplicaSpec spec = replicaSpecs.get(type);
-    Integer replicas = spec == null ? null : spec.getReplicas();
-    int desired = replicas == null ? framework.defaultReplicas(type) : replicas;
+    int desired = specReplicas(type);
     Integer admitted = gate.podSet(type).map(PodSetInfo::count).orElse(null);
     return admitted == null ? desired : Math.min(desired, admitted);
+  }
+
+  /** The replicas of a type as its spec asks, with the framework's default where it sets none. */
+  public int specReplicas(String type) {
+    ReplicaSpec spec = replicaSpecs.get(type);
+    Integer replicas = spec == null ? null : spec.getReplicas();
+    return replicas == null ? framework.defaultReplicas(type) : replicas;
   }
 
   /** The pod (and per-pod service) name of a replica, as the framework names it. */
@@ -116,7 +121,6 @@ public final class JobContext<J extends TrainingJob<?>> {
     return framework.podName(job, replica);
   }
 
-  /** The container named as the framework's default, or the first container; null when there is none. */
   /** The container whose exit code counts: the one of the framework's default name, else the pod's first. */
   public String exitCodeContainer(io.fabric8.kubernetes.api.model.Pod pod) {
     if (defaults().namesContainer()) {

@@ -1,5 +1,6 @@
 package dev.stint.core.decision;
 
+import dev.stint.spi.KubeflowLabels;
 import dev.stint.spi.ReplicaId;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,11 +9,11 @@ import java.util.stream.Collectors;
 
 /** The {@code training.kubeflow.org/*} labels that Kubeflow puts on a job's pods and services. */
 public final class JobLabels {
-  public static final String OPERATOR_NAME = "training.kubeflow.org/operator-name";
-  public static final String JOB_NAME = "training.kubeflow.org/job-name";
-  public static final String REPLICA_TYPE = "training.kubeflow.org/replica-type";
-  public static final String REPLICA_INDEX = "training.kubeflow.org/replica-index";
-  public static final String JOB_ROLE = "training.kubeflow.org/job-role";
+  public static final String OPERATOR_NAME = KubeflowLabels.OPERATOR_NAME;
+  public static final String JOB_NAME = KubeflowLabels.JOB_NAME;
+  public static final String REPLICA_TYPE = KubeflowLabels.REPLICA_TYPE;
+  public static final String REPLICA_INDEX = KubeflowLabels.REPLICA_INDEX;
+  public static final String JOB_ROLE = KubeflowLabels.JOB_ROLE;
 
   private JobLabels() { }
 

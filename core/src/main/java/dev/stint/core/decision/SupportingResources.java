@@ -4,7 +4,6 @@ import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +56,12 @@ final class SupportingResources {
                                                        Observed observed) {
     JobContext<J> ctx = out.ctx();
     for (SupportingResource supporting : desired) {
-      HasMetadata resource = supporting.resource();
+      HasMetadata current = observed.supporting().stream().filter(r -> key(r).equals(key(supporting.resource())))
+          .findFirst().orElse(null);
+      if (current != null && supporting.createOnly()) {
+        continue; // created once: its content (a generated key) is made only when it is missing
+      }
+      HasMetadata resource = current == null ? supporting.toCreate() : supporting.resource();
       resource.getMetadata().setNamespace(ctx.namespace());
       resource.getMetadata().setOwnerReferences(List.of(ctx.ownerReference()));
       Map<String, String> labels = new HashMap<>(resource.getMetadata().getLabels() == null ? Map.of()
@@ -67,16 +71,14 @@ final class SupportingResources {
         labels.put(LIFETIME, WITH_JOB);
       }
       resource.getMetadata().setLabels(labels);
-      String hash = Integer.toHexString(Serialization.asJson(resource).hashCode());
+      String hash = ModelJson.hash(resource);
       Map<String, String> annotations = new HashMap<>(resource.getMetadata().getAnnotations() == null ? Map.of()
           : resource.getMetadata().getAnnotations());
       annotations.put(DESIRED_HASH, hash);
       resource.getMetadata().setAnnotations(annotations);
-      HasMetadata current = observed.supporting().stream().filter(r -> key(r).equals(key(resource))).findFirst()
-          .orElse(null);
       if (current == null) {
         out.act(new Action.ApplyResource(resource, null));
-      } else if (!supporting.createOnly() && !hash.equals(annotation(current, DESIRED_HASH))) {
+      } else if (!hash.equals(annotation(current, DESIRED_HASH))) {
         out.act(new Action.ApplyResource(resource, current.getMetadata().getResourceVersion()));
       }
     }

@@ -1,6 +1,7 @@
 package dev.stint.core.kueue;
 
 import dev.stint.core.ReconcilerRole;
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.JobEvent;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.spi.TrainingFramework;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class KueueLink<J extends TrainingJob<?>> {
   private static final Logger LOG = LoggerFactory.getLogger(KueueLink.class);
-  private final TrainingFramework<J> framework;
+  private final EngineFramework<J> framework;
   private final KueueSettings settings;
   private final FlavorCache flavors;
   private final WorkloadWriter writer;
@@ -72,7 +73,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
                    WorkloadWriter writer, EventRecorder events, ReconcilerRole role) {
     this.events = events;
     this.role = role;
-    this.framework = framework;
+    this.framework = EngineFramework.of(framework);
     this.settings = settings;
     this.flavors = flavors;
     this.writer = writer;

@@ -1,5 +1,6 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
@@ -154,7 +155,7 @@ public final class WorkloadFor {
   /** The labels of a job's Workload: Kueue's job-uid label, and Stint's label that its informer selects by. */
   static Map<String, String> labels(TrainingJob<?> job, TrainingFramework<?> framework) {
     return Map.of(KueueApi.JOB_UID_LABEL, job.getMetadata().getUid(),
-        "training.kubeflow.org/operator-name", framework.controllerName());
+        "training.kubeflow.org/operator-name", EngineFramework.of(framework).controllerName());
   }
 
   /** The job as its Workload's controller owner. */
@@ -191,11 +192,11 @@ public final class WorkloadFor {
     for (Map.Entry<String, ReplicaSpec> entry : orderedSpecs(job, framework).entrySet()) {
       String type = entry.getKey();
       ReplicaSpec spec = entry.getValue();
-      int count = spec.getReplicas() == null ? framework.defaultReplicas(type) : spec.getReplicas();
+      int count = spec.getReplicas() == null ? EngineFramework.of(framework).defaultReplicas(type) : spec.getReplicas();
       Map<String, Object> podSet = new LinkedHashMap<>();
       podSet.put("name", type.toLowerCase(Locale.ROOT));
       podSet.put("count", count);
-      OptionalInt min = framework.minReplicas(job, type);
+      OptionalInt min = EngineFramework.of(framework).minReplicas(job, type);
       if (!minCountSet && min.isPresent() && min.getAsInt() >= 1 && min.getAsInt() < count) {
         podSet.put("minCount", min.getAsInt());
         minCountSet = true;

@@ -2,6 +2,7 @@ package dev.stint.core.kueue;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -224,7 +225,7 @@ public final class WorkloadWriter implements AutoCloseable {
   private static void checkOurs(GenericKubernetesResource existing, TrainingFramework<?> framework) {
     var labels = existing == null ? null : existing.getMetadata().getLabels();
     if (existing != null && (labels == null
-        || !framework.controllerName().equals(labels.get("training.kubeflow.org/operator-name")))) {
+        || !EngineFramework.of(framework).controllerName().equals(labels.get("training.kubeflow.org/operator-name")))) {
       throw new ForeignWorkloadException(existing.getMetadata().getName());
     }
   }

@@ -2,6 +2,7 @@ package dev.stint.core.reconciler;
 
 import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Decision;
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
@@ -12,11 +13,11 @@ import dev.stint.core.decision.RetryCondition;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.kube.ApiRefusal;
 import dev.stint.core.kube.ChildRefused;
-import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.kueue.KueueLink;
 import dev.stint.core.kueue.QueueingChange;
+import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
@@ -58,8 +59,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
   private static final Duration PREBUILT_RETRY = Duration.ofSeconds(5);
 
-  private final TrainingFramework<J> framework;
-  private final TrainingFramework<J> guarded;
+  private final EngineFramework<J> framework;
+  private final EngineFramework<J> guarded;
   private final String name;
   private final Class<J> jobType;
   private final String kind;
@@ -86,20 +87,20 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     this.kueue = kueue;
     this.settings = settings;
     this.lifecycle = lifecycle;
-    this.framework = framework;
-    this.guarded = GuardedFramework.guard(framework);
+    this.framework = EngineFramework.of(framework);
+    this.guarded = EngineFramework.of(GuardedFramework.guard(framework));
     // read once, at registration: every reconcile needs them, also one in which the framework fails
     this.name = framework.name();
     this.jobType = framework.jobType();
     this.kind = HasMetadata.getKind(jobType);
-    this.managedByValue = framework.managedByValue();
+    this.managedByValue = this.framework.managedByValue();
     this.clock = clock;
     this.applier = applier;
     this.events = events;
     this.statusWriter = new StatusWriter(applier.client(), serverSideApply, "stint");
   }
 
-  public TrainingFramework<J> framework() {
+  public EngineFramework<J> framework() {
     return framework;
   }
 

@@ -1,5 +1,6 @@
 package dev.stint.core.registry;
 
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
@@ -85,6 +86,6 @@ public final class FrameworkConflicts {
   private static List<String> claimsOf(TrainingFramework<?> framework) {
     return List.of("name " + framework.name(),
         "kind " + HasMetadata.getFullResourceName(framework.jobType()),
-        "controller name " + framework.controllerName());
+        "controller name " + EngineFramework.of(framework).controllerName());
   }
 }

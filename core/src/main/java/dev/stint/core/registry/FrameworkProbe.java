@@ -1,10 +1,13 @@
 package dev.stint.core.registry;
 
 import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.WithControllerIdentity;
+import dev.stint.spi.WithSupportingResources;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Collection;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -48,9 +51,19 @@ final class FrameworkProbe {
     }
     notEmpty(name, "replicaTypes", call(type, "replicaTypes", framework::replicaTypes));
     notNull(name, "defaults", call(type, "defaults", framework::defaults));
-    notBlank(name, "controllerName", call(type, "controllerName", framework::controllerName));
-    notBlank(name, "managedByValue", call(type, "managedByValue", framework::managedByValue));
-    notNull(name, "supportingResourceTypes", call(type, "supportingResourceTypes", framework::supportingResourceTypes));
+    List<String> missed = MovedMethods.missedBy(framework.getClass());
+    if (!missed.isEmpty()) {
+      throw new PluginRejected("framework " + name + " declares SPI 1.x methods the engine would not call: "
+          + String.join(", ", missed));
+    }
+    if (framework instanceof WithControllerIdentity identity) {
+      notBlank(name, "controllerName", call(type, "controllerName", identity::controllerName));
+      notBlank(name, "managedByValue", call(type, "managedByValue", identity::managedByValue));
+    }
+    if (framework instanceof WithSupportingResources<?> supporting) {
+      notNull(name, "supportingResourceTypes",
+          call(type, "supportingResourceTypes", supporting::supportingResourceTypes));
+    }
   }
 
   private static <T> T call(String type, String method, Supplier<T> call) throws PluginRejected {

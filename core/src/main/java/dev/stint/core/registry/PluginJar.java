@@ -79,8 +79,12 @@ record PluginJar(Path path, String pluginId, String pluginVersion, SpiVersion sp
       SpiVersion current = SpiVersion.CURRENT;
       String runs = current.minor() == 0 ? "only plugins built against " + current
           : "plugins built against " + current.major() + ".0 to " + current;
+      String change = version.major() == 1 && current.major() == 2
+          ? ". To move it to SPI 2.0, rebuild it against stint-spi 2.0 with Stint-Spi-Version: 2.0, its framework "
+            + "implementing the capability interface of each method it overrides that moved: " + MovedMethods.all()
+          : "";
       throw new PluginRejected("built against Stint SPI " + version + ", which this operator (SPI " + current
-          + ") cannot run; it runs " + runs);
+          + ") cannot run; it runs " + runs + change);
     }
     return version;
   }

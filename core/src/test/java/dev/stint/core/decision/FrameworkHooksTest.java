@@ -7,6 +7,8 @@ import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.ReplicaId;
+import dev.stint.spi.WithPodNames;
+import dev.stint.spi.WithReplicaDefaults;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -22,7 +24,7 @@ class FrameworkHooksTest {
   static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
 
   /** Leaders named {@code <job>-leader}, Workers default to 0 replicas and Never; no named container, no port. */
-  static final class HookedFramework extends TestFramework {
+  static final class HookedFramework extends TestFramework implements WithReplicaDefaults, WithPodNames<TestJob> {
     @Override public FrameworkDefaults defaults() { return FrameworkDefaults.firstContainerNoPort("OnFailure"); }
 
     @Override public String defaultRestartPolicy(String type) { return LEADER.equals(type) ? "OnFailure" : "Never"; }
@@ -30,7 +32,7 @@ class FrameworkHooksTest {
     @Override public int defaultReplicas(String type) { return LEADER.equals(type) ? 1 : 0; }
 
     @Override public String podName(TestJob job, ReplicaId replica) {
-      return LEADER.equals(replica.type()) ? job.getMetadata().getName() + "-leader" : super.podName(job, replica);
+      return LEADER.equals(replica.type()) ? job.getMetadata().getName() + "-leader" : replica.podName(job.getMetadata().getName());
     }
   }
 

@@ -111,4 +111,16 @@ class GangSchedulingTest {
     assertThat(actions(d, Action.ApplyResource.class)).isEmpty();
     assertThat(actions(d, Action.CreatePod.class)).allSatisfy(a -> assertThat(a.pod().getSpec().getSchedulerName()).isNull());
   }
+
+  /** A type whose spec sets no replicas counts as the engine runs it: the kind's default (here Workers: 0). */
+  @Test
+  void theGangCountsTheKindsDefaultReplicas() {
+    TestJob job = gang().edit(j -> j.getSpec().getTestReplicaSpecs().get("Worker").setReplicas(null)).build();
+    Decision d = JobDecider.decide(new JobContext<>(job, new FrameworkHooksTest.HookedFramework(), NOW, VOLCANO),
+        new Observed(List.of(), List.of(), List.of()));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> spec = (Map<String, Object>) podGroup(d).getAdditionalProperties().get("spec");
+    assertThat(spec).containsEntry("minMember", 1);
+    assertThat(spec.get("minResources")).isEqualTo(Map.of("cpu", new Quantity("0.5")));
+  }
 }

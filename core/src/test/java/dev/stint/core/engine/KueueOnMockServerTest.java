@@ -1,5 +1,6 @@
 package dev.stint.core.engine;
 
+import dev.stint.core.decision.EngineFramework;
 import static dev.stint.core.testing.KueueDouble.condition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -209,8 +210,8 @@ class KueueOnMockServerTest extends MockServerEngineTest {
     client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").resource(
         new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder().withApiVersion(KueueApi.API_VERSION)
             .withKind("Workload").withNewMetadata().withName(orphan)
-            .withLabels(Map.of("training.kubeflow.org/operator-name", new TestFramework().controllerName(),
-                KueueApi.JOB_UID_LABEL, "uid-of-a-deleted-job"))
+            .withLabels(Map.of("training.kubeflow.org/operator-name",
+                EngineFramework.of(new TestFramework()).controllerName(), KueueApi.JOB_UID_LABEL, "uid-of-a-deleted-job"))
             .withFinalizers(KueueApi.FINALIZER)
             .addNewOwnerReference().withApiVersion("test.stint.dev/v1").withKind("TestJob").withName("gone")
             .withUid("uid-of-a-deleted-job").withController(true).endOwnerReference().endMetadata()

@@ -1,5 +1,6 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.decision.EngineFramework;
 import static dev.stint.core.kueue.KueueWorkloads.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,7 +61,7 @@ class PrebuiltWorkloadTest {
 
     assertThat(meta).containsEntry("resourceVersion", "7").containsEntry("finalizers", List.of(KueueApi.FINALIZER))
         .containsEntry("labels", Map.of(KueueApi.JOB_UID_LABEL, JOB.getMetadata().getUid(),
-            "training.kubeflow.org/operator-name", FRAMEWORK.controllerName()));
+            "training.kubeflow.org/operator-name", EngineFramework.of(FRAMEWORK).controllerName()));
     assertThat((List<OwnerReference>) meta.get("ownerReferences")).containsExactly(other,
         WorkloadFor.ownerReference(JOB, FRAMEWORK));
   }

@@ -1,5 +1,6 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.decision.EngineFramework;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.kueue.KueueSettings.Mode;
@@ -50,7 +51,7 @@ class WorkloadForTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource
   void queued(String name, TestJob job, KueueSettings settings, boolean expected) {
-    assertThat(WorkloadFor.queued(job, settings, FRAMEWORK.managedByValue())).isEqualTo(expected);
+    assertThat(WorkloadFor.queued(job, settings, EngineFramework.of(FRAMEWORK).managedByValue())).isEqualTo(expected);
   }
 
   @Test
@@ -90,12 +91,14 @@ class WorkloadForTest {
   }
 
   /** A kind whose Workers may run with as few as two (an elastic PyTorchJob's, say). */
-  static final TestFramework ELASTIC = new TestFramework() {
+  static final TestFramework ELASTIC = new ElasticTestFramework();
+
+  static final class ElasticTestFramework extends TestFramework implements dev.stint.spi.WithElasticReplicas<TestJob> {
     @Override
     public java.util.OptionalInt minReplicas(TestJob job, String replicaType) {
       return WORKER.equals(replicaType) ? java.util.OptionalInt.of(2) : java.util.OptionalInt.empty();
     }
-  };
+  }
 
   static Stream<Arguments> minCount() {
     return Stream.of(

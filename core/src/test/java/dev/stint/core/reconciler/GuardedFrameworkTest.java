@@ -3,6 +3,7 @@ package dev.stint.core.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
@@ -10,7 +11,13 @@ import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SuccessPolicy;
+import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.WithFailureTolerance;
+import dev.stint.spi.WithMessages;
+import dev.stint.spi.WithSupportingResources;
+import dev.stint.spi.WithValidation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +28,15 @@ class GuardedFrameworkTest {
   private static final ReplicaOutcomes NOTHING_YET = new ReplicaOutcomes(Map.of());
 
   /** Overrides default methods and fails in several ways. */
-  static class Overriding extends TestFramework {
+  static class Overriding extends TestFramework implements WithSupportingResources<TestJob>, WithValidation<TestJob>,
+      WithMessages<TestJob>, WithFailureTolerance<TestJob> {
     @Override public boolean servicePerPod() { return false; }
+
+    @Override public List<SupportingResource> supportingResources(TestJob job, ReplicaOutcomes outcomes) {
+      return List.of();
+    }
+
+    @Override public List<Class<? extends HasMetadata>> supportingResourceTypes() { return List.of(); }
 
     @Override public List<String> validate(TestJob job) { return List.of("spec.x: wrong"); }
 
@@ -49,7 +63,8 @@ class GuardedFrameworkTest {
     @Override public String toString() { return "the overriding framework"; }
   }
 
-  private final TrainingFramework<TestJob> guarded = GuardedFramework.guard(new Overriding());
+  /** Guarded, and called as the engine calls it: the guard must keep the capability interfaces visible. */
+  private final EngineFramework<TestJob> guarded = EngineFramework.of(GuardedFramework.guard(new Overriding()));
 
   @Test
   void callsReachTheFrameworksOwnImplementationIncludingOverriddenDefaults() {
@@ -92,8 +107,9 @@ class GuardedFrameworkTest {
 
   @Test
   void theGuardIsAnObjectOfItsOwn() {
+    TrainingFramework<TestJob> guard = GuardedFramework.guard(new Overriding());
     TrainingFramework<TestJob> other = GuardedFramework.guard(new Overriding());
-    assertThat(guarded).isEqualTo(guarded).isNotEqualTo(other).hasToString("guarded the overriding framework");
-    assertThat(guarded.hashCode()).isEqualTo(System.identityHashCode(guarded));
+    assertThat(guard).isEqualTo(guard).isNotEqualTo(other).hasToString("guarded the overriding framework");
+    assertThat(guard.hashCode()).isEqualTo(System.identityHashCode(guard));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.TestFramework;
+import dev.stint.spi.WithControllerIdentity;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,12 +23,14 @@ class FrameworkConflictsTest {
   }
 
   /** Another kind, but the controller name of {@link TestFramework}'s kind. */
-  static final class SameControllerFramework extends FaultyFramework {
+  static final class SameControllerFramework extends FaultyFramework implements WithControllerIdentity {
     SameControllerFramework() { super("none"); }
 
     @Override public String name() { return "same-controller"; }
 
     @Override public String controllerName() { return "testjob-controller"; }
+
+    @Override public String managedByValue() { return "kubeflow.org/training-operator"; }
   }
 
   @Test

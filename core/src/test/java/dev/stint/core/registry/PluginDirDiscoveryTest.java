@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.FaultyJob;
+import dev.stint.core.testing.StrandedFramework;
 import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobSpec;
@@ -84,12 +85,22 @@ class PluginDirDiscoveryTest {
             "its manifest has no Plugin-Version"),
         broken("a manifest without Stint-Spi-Version", p -> testPlugin(p).manifest("Stint-Spi-Version", null),
             "its manifest has no Stint-Spi-Version (the Stint SPI version it was built against; this operator "
-                + "implements 1.1)"),
-        broken("another major SPI version", p -> testPlugin(p).manifest("Stint-Spi-Version", "2.0"),
-            "built against Stint SPI 2.0, which this operator (SPI 1.1) cannot run; it runs plugins built "
-                + "against 1.0 to 1.1"),
-        broken("a newer minor SPI version", p -> testPlugin(p).manifest("Stint-Spi-Version", "1.2"),
-            "built against Stint SPI 1.2, which this operator (SPI 1.1) cannot run"),
+                + "implements 2.0)"),
+        broken("another major SPI version", p -> testPlugin(p).manifest("Stint-Spi-Version", "3.0"),
+            "built against Stint SPI 3.0, which this operator (SPI 2.0) cannot run; it runs only plugins built "
+                + "against 2.0"),
+        broken("the SPI before capabilities", p -> testPlugin(p).manifest("Stint-Spi-Version", "1.1"),
+            "built against Stint SPI 1.1, which this operator (SPI 2.0) cannot run; it runs only plugins built "
+                + "against 2.0. To move it to SPI 2.0, rebuild it against stint-spi 2.0 with Stint-Spi-Version: "
+                + "2.0, its framework implementing the capability interface of each method it overrides that moved: "
+                + "validate() to WithValidation, podName() to WithPodNames, defaultReplicas() to "
+                + "WithReplicaDefaults, defaultRestartPolicy() to WithReplicaDefaults, readyToCreate() to "
+                + "WithLaunchOrder, failureIsFatal() to WithFailureTolerance, messages() to WithMessages, "
+                + "servicePerPod() to WithSupportingResources, supportingResourceTypes() to WithSupportingResources, "
+                + "supportingResources() to WithSupportingResources, minReplicas() to WithElasticReplicas, "
+                + "controllerName() to WithControllerIdentity, managedByValue() to WithControllerIdentity"),
+        broken("a newer minor SPI version", p -> testPlugin(p).manifest("Stint-Spi-Version", "2.1"),
+            "built against Stint SPI 2.1, which this operator (SPI 2.0) cannot run"),
         broken("an SPI version that is not one", p -> testPlugin(p).manifest("Stint-Spi-Version", "latest"),
             "its Stint-Spi-Version 'latest' is not a version of the form MAJOR.MINOR"),
         broken("no services entry", p -> TestPluginJar.of(p).classes(TestFramework.class),
@@ -105,6 +116,10 @@ class PluginDirDiscoveryTest {
             "class dev.stint.core.testing.TestFramework listed in META-INF/services/dev.stint.spi.TrainingFramework "
                 + "was not found by pf4j: the jar has no directory entry META-INF/services/ (the jar tool and Maven "
                 + "write one)"),
+        broken("a method SPI 2.0 moved, without its interface", p -> TestPluginJar.of(p)
+                .framework(StrandedFramework.class).classes(TestFramework.class, TestJob.class, TestJobSpec.class),
+            "framework test declares SPI 1.x methods the engine would not call: implement WithPodNames for "
+                + "podName()"),
         broken("a constructor that throws", p -> faultyPlugin(p, "constructor"),
             "the constructor of framework dev.stint.core.testing.FaultyFramework threw "
                 + "java.lang.IllegalStateException: injected fault in constructor"),

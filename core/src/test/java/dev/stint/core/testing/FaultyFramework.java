@@ -6,6 +6,8 @@ import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.WithSupportingResources;
+import dev.stint.spi.WithValidation;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +22,8 @@ import java.util.Properties;
  * when all succeeded). Created with the no-argument constructor (as a plugin is), it reads the fault from the resource
  * {@value #FAULT_RESOURCE} ({@code fault=<method>}) of its own class loader, so every plugin jar can carry its own.
  */
-public class FaultyFramework implements TrainingFramework<FaultyJob> {
+public class FaultyFramework implements TrainingFramework<FaultyJob>, WithValidation<FaultyJob>,
+    WithSupportingResources<FaultyJob> {
   public static final String FAULT_RESOURCE = "stint-fault.properties";
   public static final String WORKER = "Worker";
 
@@ -82,6 +85,10 @@ public class FaultyFramework implements TrainingFramework<FaultyJob> {
 
   @Override public List<SupportingResource> supportingResources(FaultyJob job, ReplicaOutcomes outcomes) {
     failIf("supportingResources");
+    return List.of();
+  }
+
+  @Override public List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> supportingResourceTypes() {
     return List.of();
   }
 }

@@ -26,7 +26,7 @@ public class TestFramework implements TrainingFramework<TestJob> {
 
   @Override public boolean isLeader(TestJob job, ReplicaId replica) {
     return replica.type().equals(LEADER)
-        || (replicaSpec(job, LEADER) == null && replica.type().equals(WORKER) && replica.index() == 0);
+        || (leaderSpec(job) == null && replica.type().equals(WORKER) && replica.index() == 0);
   }
 
   @Override public void wire(TestJob job, ReplicaId replica, Pod pod) {
@@ -38,6 +38,10 @@ public class TestFramework implements TrainingFramework<TestJob> {
   }
 
   @Override public SuccessPolicy successPolicy(TestJob job) {
-    return replicaSpec(job, LEADER) != null ? SuccessPolicy.allOf(LEADER) : SuccessPolicy.allOf(WORKER);
+    return leaderSpec(job) != null ? SuccessPolicy.allOf(LEADER) : SuccessPolicy.allOf(WORKER);
+  }
+
+  private static Object leaderSpec(TestJob job) {
+    return job.getSpec() == null || job.getSpec().replicaSpecs() == null ? null : job.getSpec().replicaSpecs().get(LEADER);
   }
 }

@@ -1,9 +1,10 @@
 package dev.stint.mpi;
 
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.CrdHints;
+import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaLimits;
-import dev.stint.spi.crd.CrdFinisher;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -28,11 +29,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
-@Annotations(CrdFinisher.PRINTER_COLUMN_ORDER + "=State,Outcome,Age")
+@Annotations(CrdHints.PRINTER_COLUMN_ORDER + "=State,Outcome,Age")
 // Pod, service and host names are built from the job name, so it must be a DNS-1035 label, as for PyTorchJob.
-@ValidationRule(value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
-    message = "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter "
-        + "and ending with a letter or digit)")
+@ValidationRule(value = JobRules.NAME_IS_DNS_LABEL, message = JobRules.NAME_IS_DNS_LABEL_MESSAGE)
 // Known limits, checked before any child exists (DESIGN.md §6). Pods use their names as hostnames, DNS labels of at
 // most 63 characters: the launcher <name>-launcher and, when there are workers (Worker replicas default to 0), the last
 // <name>-worker-<index>; the Service <name>, Secret <name>-ssh and ConfigMap <name>-config are shorter than the first.
@@ -53,14 +52,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     reason = "FieldValueRequired", fieldPath = ".spec")
 // runPolicy's own rules keep managedBy unchanged while runPolicy exists before and after an update; these two also
 // cover an update that adds or drops runPolicy as a whole.
-@ValidationRule(value = "!has(self.spec) || !has(self.spec.runPolicy) || !has(self.spec.runPolicy.managedBy)"
-    + " || (has(oldSelf.spec) && has(oldSelf.spec.runPolicy) && has(oldSelf.spec.runPolicy.managedBy))",
-    message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid",
-    fieldPath = ".spec.runPolicy.managedBy")
-@ValidationRule(value = "!has(oldSelf.spec) || !has(oldSelf.spec.runPolicy) || !has(oldSelf.spec.runPolicy.managedBy)"
-    + " || (has(self.spec) && has(self.spec.runPolicy) && has(self.spec.runPolicy.managedBy))",
-    message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid",
-    fieldPath = ".spec.runPolicy.managedBy")
+@ValidationRule(value = JobRules.MANAGED_BY_NOT_ADDED, message = JobRules.MANAGED_BY_IMMUTABLE,
+    reason = "FieldValueInvalid", fieldPath = JobRules.MANAGED_BY_FIELD)
+@ValidationRule(value = JobRules.MANAGED_BY_NOT_DROPPED, message = JobRules.MANAGED_BY_IMMUTABLE,
+    reason = "FieldValueInvalid", fieldPath = JobRules.MANAGED_BY_FIELD)
 public class MPIJob extends CustomResource<MPIJobSpec, JobStatus> implements TrainingJob<MPIJobSpec>, Namespaced {
   /** CEL, from the root: the replica specs. */
   static final String SPECS = "self.spec.mpiReplicaSpecs";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.stint.spi.TrainingJobSpec;
+import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
 import io.fabric8.generator.annotation.Min;
@@ -46,9 +47,6 @@ public class MPIJobSpec implements TrainingJobSpec {
   public static final String WAIT_FOR_WORKERS_READY = "WaitForWorkersReady";
   public static final String DEFAULT_SSH_AUTH_MOUNT_PATH = "/root/.ssh";
 
-  /** A replica spec has a usable pod template (see PyTorchJobSpec: a missing template is reported once). */
-  private static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
-      + " && has(self[t].template.spec.containers)";
 
   @JsonProperty("slotsPerWorker")
   @JsonPropertyDescription("Specifies the number of slots per worker used in hostfile. Defaults to 1.")
@@ -74,12 +72,10 @@ public class MPIJobSpec implements TrainingJobSpec {
       message = "spec.mpiReplicaSpecs: replica types must be Launcher or Worker")
   @ValidationRule(value = "has(self.Launcher)", message = "spec.mpiReplicaSpecs.Launcher: must be set",
       reason = "FieldValueRequired")
-  @ValidationRule(value = "self.all(t, " + HAS_CONTAINERS + " && size(self[t].template.spec.containers) > 0)",
-      message = "spec.mpiReplicaSpecs: every replica type needs template.spec.containers with at least one "
-          + "container")
-  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.all(c, "
-      + "has(c.image) && c.image != ''))",
-      message = "spec.mpiReplicaSpecs: every container in template.spec.containers needs a non-empty image")
+  @ValidationRule(value = JobRules.EVERY_TYPE_HAS_CONTAINERS,
+      message = "spec.mpiReplicaSpecs" + JobRules.NEEDS_CONTAINERS)
+  @ValidationRule(value = JobRules.EVERY_CONTAINER_HAS_IMAGE,
+      message = "spec.mpiReplicaSpecs" + JobRules.NEEDS_IMAGES)
   @ValidationRule(value = "!has(self.Launcher) || !has(self.Launcher.replicas) || self.Launcher.replicas == 1",
       message = "spec.mpiReplicaSpecs.Launcher.replicas: must be 1")
   @ValidationRule(value = "!has(self.Worker) || !has(self.Worker.replicas) || self.Worker.replicas >= 1",

@@ -2,11 +2,20 @@ package dev.stint.mpi;
 
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
+import dev.stint.spi.KubeflowLabels;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.WithControllerIdentity;
+import dev.stint.spi.WithFailureTolerance;
+import dev.stint.spi.WithLaunchOrder;
+import dev.stint.spi.WithMessages;
+import dev.stint.spi.WithPodNames;
+import dev.stint.spi.WithReplicaDefaults;
+import dev.stint.spi.WithSupportingResources;
+import dev.stint.spi.WithValidation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -35,16 +44,17 @@ import java.util.Map;
  *   <li>success: the launcher decides; a worker that fails does not fail the job by itself.</li>
  * </ul>
  *
- * <p>Thread-safe. Its only state is a bounded memo of each job's SSH key pair (see {@link SshAuthSecrets}), so that a
- * reconcile does not generate a key it would throw away; every answer is otherwise a function of the arguments.
+ * <p>Stateless: every answer is a function of the arguments. The SSH key pair is made only when the engine creates
+ * the Secret ({@link SshAuthSecrets}), so a reconcile never generates a key it would throw away.
  */
-public class MpiFramework implements TrainingFramework<MPIJob> {
+public class MpiFramework implements TrainingFramework<MPIJob>, WithValidation<MPIJob>, WithPodNames<MPIJob>,
+    WithReplicaDefaults, WithLaunchOrder<MPIJob>, WithFailureTolerance<MPIJob>, WithMessages<MPIJob>,
+    WithSupportingResources<MPIJob>, WithControllerIdentity {
 
   /** The {@code training.kubeflow.org/operator-name} value, the MPI Operator's. */
   public static final String CONTROLLER_NAME = "mpi-operator";
 
   private final String clusterDomain;
-  private final SshAuthSecrets secrets;
 
   /** The framework with host names ending in {@code .svc}, completed by the pods' DNS search path. */
   public MpiFramework() {
@@ -57,7 +67,6 @@ public class MpiFramework implements TrainingFramework<MPIJob> {
    */
   public MpiFramework(String clusterDomain) {
     this.clusterDomain = clusterDomain == null ? "" : clusterDomain;
-    this.secrets = new SshAuthSecrets(SshAuthSecrets.DEFAULT_CAPACITY);
   }
 
   @Override
@@ -156,7 +165,7 @@ public class MpiFramework implements TrainingFramework<MPIJob> {
     return List.of(
         SupportingResource.withJob(service(job)),
         SupportingResource.withJob(configMap(job, outcomes)),
-        SupportingResource.withJob(secrets.of(job)).onlyCreated());
+        SshAuthSecrets.of(job));
   }
 
   @Override
@@ -167,16 +176,7 @@ public class MpiFramework implements TrainingFramework<MPIJob> {
   /** The MPI Operator's words: names qualified with the namespace. */
   @Override
   public JobMessages messages(MPIJob job) {
-    String qualified = "MPIJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    return new JobMessages() {
-      @Override public String running() { return qualified + " is running."; }
-
-      @Override public String succeeded() { return qualified + " successfully completed."; }
-
-      @Override public String failed(String type, int count) {
-        return qualified + " has failed because " + count + " " + type + " replica(s) failed.";
-      }
-    };
+    return JobMessages.namespaced("MPIJob", job);
   }
 
   /** The name of a job's ConfigMap: {@code <job>-config}. */
@@ -190,8 +190,8 @@ public class MpiFramework implements TrainingFramework<MPIJob> {
    */
   static Service service(MPIJob job) {
     Map<String, String> selector = new LinkedHashMap<>();
-    selector.put("training.kubeflow.org/operator-name", CONTROLLER_NAME);
-    selector.put("training.kubeflow.org/job-name", job.getMetadata().getName());
+    selector.put(KubeflowLabels.OPERATOR_NAME, CONTROLLER_NAME);
+    selector.put(KubeflowLabels.JOB_NAME, job.getMetadata().getName());
     return new ServiceBuilder()
         .withNewMetadata().withName(job.getMetadata().getName()).endMetadata()
         .withNewSpec()
@@ -215,7 +215,8 @@ public class MpiFramework implements TrainingFramework<MPIJob> {
   }
 
   private int workerReplicas(MPIJob job) {
-    var worker = replicaSpec(job, MPIJobSpec.WORKER);
+    var worker = job.getSpec().getMpiReplicaSpecs() == null ? null
+        : job.getSpec().getMpiReplicaSpecs().get(MPIJobSpec.WORKER);
     return worker == null || worker.getReplicas() == null ? defaultReplicas(MPIJobSpec.WORKER) : worker.getReplicas();
   }
 }

@@ -1,5 +1,7 @@
 package dev.stint.mpi;
 
+import dev.stint.spi.ContainerEnv;
+import dev.stint.spi.KubeflowLabels;
 import dev.stint.spi.ReplicaId;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -25,7 +27,7 @@ import java.util.Map;
  */
 final class MpiPodWiring {
   static final String ROLE_ENV = "K_MPI_JOB_ROLE";
-  static final String JOB_ROLE_LABEL = "training.kubeflow.org/job-role";
+  static final String JOB_ROLE_LABEL = KubeflowLabels.JOB_ROLE;
   static final String CONFIG_VOLUME = "mpi-job-config";
   static final String CONFIG_MOUNT_PATH = "/etc/mpi";
   static final String HOSTFILE = "hostfile";
@@ -55,13 +57,13 @@ final class MpiPodWiring {
     }
     Container main = spec.getContainers().get(0);
     if (launcher) {
-      appendEnv(main, launcherEnv(job.getSpec()));
+      ContainerEnv.append(main, launcherEnv(job.getSpec()));
       mountConfig(job, spec, main);
     } else {
       if (isEmpty(main.getCommand()) && isEmpty(main.getArgs())) {
         main.setCommand(new ArrayList<>(WORKER_COMMAND));
       }
-      appendEnv(main, List.of(new EnvVar(ROLE_ENV, "worker", null)));
+      ContainerEnv.append(main, List.of(new EnvVar(ROLE_ENV, "worker", null)));
     }
     mountSshAuth(job, spec, main);
   }
@@ -124,12 +126,6 @@ final class MpiPodWiring {
 
   private static KeyToPath item(String key, String path, Integer mode) {
     return new KeyToPathBuilder().withKey(key).withPath(path).withMode(mode).build();
-  }
-
-  private static void appendEnv(Container container, List<EnvVar> env) {
-    List<EnvVar> all = container.getEnv() == null ? new ArrayList<>() : new ArrayList<>(container.getEnv());
-    all.addAll(env);
-    container.setEnv(all);
   }
 
   private static void addVolume(PodSpec spec, Volume volume) {

@@ -1,27 +1,17 @@
 package dev.stint.mpi;
 
-import static dev.stint.spi.testing.LimitCases.name;
-import static dev.stint.spi.testing.LimitCases.replicas;
+import static dev.stint.testkit.LimitCases.name;
+import static dev.stint.testkit.LimitCases.replicas;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.spi.api.ReplicaLimits;
-import dev.stint.spi.crd.CelRuleCheck;
-import dev.stint.spi.crd.StructuralSchemaCheck;
-import dev.stint.spi.testing.CrdRules;
-import dev.stint.spi.testing.LimitCases;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import dev.stint.testkit.CrdContractTest;
+import dev.stint.testkit.GeneratedCrd;
+import dev.stint.testkit.LimitCases;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.assertj.core.groups.Tuple;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,92 +21,62 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The generated MPIJob CRD: upstream's names and v2beta1 fields; a structural schema the API server accepts; CEL rules
  * that iterate only bounded lists and maps; upstream's validation as rules naming the fields; no defaults written.
  */
-class MPIJobCrdTest {
+class MPIJobCrdTest extends CrdContractTest {
 
-  private static String yaml;
-  private static CustomResourceDefinition crd;
-  private static CustomResourceDefinitionVersion version;
-  private static JSONSchemaProps root;
-  private static CrdRules rules;
+  @Override
+  protected String generatedFile() {
+    return "mpijobs.kubeflow.org-v1.yml";
+  }
+
+  /** The checked-in name says which version of the kind it serves (the generator names the file after v1). */
+  @Override
+  protected String checkedInFile() {
+    return "mpijobs.kubeflow.org-v2beta1.yml";
+  }
+
 
   static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
       + "(<name>-launcher, <name>-worker-<index>) must be no more than 63 characters";
   static final String TOO_MANY_IN_ALL = "spec.mpiReplicaSpecs: at most 5000 replicas in all";
 
-  @BeforeAll
-  static void load() throws IOException {
-    yaml = CrdUpToDateTest.generatedCrd();
-    rules = CrdRules.of(yaml);
-    crd = new KubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
-    version = crd.getSpec().getVersions().get(0);
-    root = version.getSchema().getOpenAPIV3Schema();
-  }
-
   @Test
   void namesAndVersionAreUpstreams() {
-    assertThat(crd.getMetadata().getName()).isEqualTo("mpijobs.kubeflow.org");
-    assertThat(crd.getMetadata().getAnnotations()).as("finisher hints are removed").isNullOrEmpty();
-    assertThat(crd.getSpec().getGroup()).isEqualTo("kubeflow.org");
-    assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
-    assertThat(crd.getSpec().getNames().getKind()).isEqualTo("MPIJob");
-    assertThat(crd.getSpec().getNames().getPlural()).isEqualTo("mpijobs");
-    assertThat(crd.getSpec().getNames().getSingular()).isEqualTo("mpijob");
-    assertThat(crd.getSpec().getNames().getShortNames()).containsExactly("mpij");
-    assertThat(crd.getSpec().getVersions()).singleElement()
-        .satisfies(v -> assertThat(v.getName()).isEqualTo("v2beta1"))
-        .satisfies(v -> assertThat(v.getServed()).isTrue())
-        .satisfies(v -> assertThat(v.getStorage()).isTrue());
+    assertNames("kubeflow.org", "MPIJob", "mpijobs", "mpijob", "v2beta1");
+    assertThat(crd().crd().getMetadata().getAnnotations()).as("finisher hints are removed").isNullOrEmpty();
+    assertThat(crd().crd().getSpec().getNames().getShortNames()).containsExactly("mpij");
   }
 
   @Test
   void statusSubresourceAndNoScale() {
-    assertThat(version.getSubresources().getStatus()).isNotNull();
-    assertThat(version.getSubresources().getScale()).as("MPIJob v2beta1 has no scale subresource").isNull();
-  }
-
-  @Test
-  void printerColumnsStateOutcomeAge() {
-    assertThat(version.getAdditionalPrinterColumns())
-        .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath,
-            CustomResourceColumnDefinition::getType)
-        .containsExactly(
-            Tuple.tuple("State", ".status.conditions[-1:].type", "string"),
-            Tuple.tuple("Outcome", ".status.outcome", "string"),
-            Tuple.tuple("Age", ".metadata.creationTimestamp", "date"));
+    assertThat(crd().version().getSubresources().getStatus()).isNotNull();
+    assertThat(crd().version().getSubresources().getScale()).as("MPIJob v2beta1 has no scale subresource").isNull();
   }
 
   @Test
   void specHasTheV2beta1FieldsAndWritesNoDefaults() {
-    assertThat(node(".spec").getProperties().keySet()).containsExactlyInAnyOrder("slotsPerWorker",
+    assertThat(crd().node(".spec").getProperties().keySet()).containsExactlyInAnyOrder("slotsPerWorker",
         "runLauncherAsWorker", "runPolicy", "mpiReplicaSpecs", "sshAuthMountPath", "launcherCreationPolicy",
         "mpiImplementation");
-    assertThat(node(".spec").getRequired()).containsExactly("mpiReplicaSpecs");
-    assertThat(node(".spec.slotsPerWorker").getType()).isEqualTo("integer");
-    assertThat(node(".spec.slotsPerWorker").getMinimum()).isZero();
-    assertThat(node(".spec.runLauncherAsWorker").getType()).isEqualTo("boolean");
+    assertThat(crd().node(".spec").getRequired()).containsExactly("mpiReplicaSpecs");
+    assertThat(crd().node(".spec.slotsPerWorker").getType()).isEqualTo("integer");
+    assertThat(crd().node(".spec.slotsPerWorker").getMinimum()).isZero();
+    assertThat(crd().node(".spec.runLauncherAsWorker").getType()).isEqualTo("boolean");
     for (String field : List.of("slotsPerWorker", "runLauncherAsWorker", "sshAuthMountPath", "launcherCreationPolicy",
         "mpiImplementation")) {
-      assertThat(node(".spec." + field).getDefault()).as(field + " is defaulted in memory only").isNull();
+      assertThat(crd().node(".spec." + field).getDefault()).as(field + " is defaulted in memory only").isNull();
     }
-    assertThat(node(".spec.runPolicy").getProperties().keySet()).contains("cleanPodPolicy", "ttlSecondsAfterFinished",
+    assertThat(crd().node(".spec.runPolicy").getProperties().keySet()).contains("cleanPodPolicy", "ttlSecondsAfterFinished",
         "activeDeadlineSeconds", "backoffLimit", "schedulingPolicy", "suspend", "managedBy");
-    JSONSchemaProps replicaSpecs = node(".spec.mpiReplicaSpecs");
+    JSONSchemaProps replicaSpecs = crd().node(".spec.mpiReplicaSpecs");
     assertThat(replicaSpecs.getMinProperties()).isEqualTo(1L);
     assertThat(replicaSpecs.getMaxProperties()).isEqualTo(2L);
-    assertThat(node(".spec.mpiReplicaSpecs[*].template.spec").getProperties().get("containers").getMaxItems())
+    assertThat(crd().node(".spec.mpiReplicaSpecs[*].template.spec").getProperties().get("containers").getMaxItems())
         .isEqualTo(64L);
   }
 
   @Test
-  void schemaIsStructuralAndRulesAreBounded() {
-    assertThat(StructuralSchemaCheck.violations(root)).isEmpty();
-    assertThat(CelRuleCheck.violations(root)).isEmpty();
-    assertThat(yaml).doesNotContain("x-kubernetes-preserve-unknown-fields");
-  }
-
-  @Test
   void rootRulesLikePyTorchJob() {
-    assertThat(messages(root)).containsExactly(
+    assertThat(GeneratedCrd.messages(crd().root())).containsExactly(
         "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
             + "ending with a letter or digit)",
         NAME_TOO_LONG,
@@ -128,7 +88,7 @@ class MPIJobCrdTest {
 
   @Test
   void replicasPerTypeAreBounded() {
-    assertThat(node(".spec.mpiReplicaSpecs[*].replicas").getMaximum()).isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
+    assertThat(crd().node(".spec.mpiReplicaSpecs[*].replicas").getMaximum()).isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
   }
 
   /**
@@ -163,7 +123,7 @@ class MPIJobCrdTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("limits")
   void knownLimitsAreRefusedUpFront(String title, String name, Map<String, Integer> replicas, List<String> errors) {
-    assertThat(rules.errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
+    assertThat(crd().rules().errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
   }
 
   /** An MPIJob that is valid apart from its name and replicas. */
@@ -173,7 +133,7 @@ class MPIJobCrdTest {
 
   @Test
   void upstreamValidationIsCelRules() {
-    assertThat(messages(node(".spec.mpiReplicaSpecs"))).containsExactly(
+    assertThat(GeneratedCrd.messages(crd().node(".spec.mpiReplicaSpecs"))).containsExactly(
         "spec.mpiReplicaSpecs: replica types must be Launcher or Worker",
         "spec.mpiReplicaSpecs.Launcher: must be set",
         "spec.mpiReplicaSpecs: every replica type needs template.spec.containers with at least one container",
@@ -182,48 +142,24 @@ class MPIJobCrdTest {
         "spec.mpiReplicaSpecs.Worker.replicas: must be greater than or equal to 1",
         "spec.mpiReplicaSpecs.Launcher.restartPolicy: must be Never or OnFailure",
         "spec.mpiReplicaSpecs.Worker.restartPolicy: must be Never or OnFailure");
-    assertThat(messages(node(".spec.mpiImplementation")))
+    assertThat(GeneratedCrd.messages(crd().node(".spec.mpiImplementation")))
         .containsExactly("spec.mpiImplementation must be one of OpenMPI, Intel, MPICH");
-    assertThat(messages(node(".spec.launcherCreationPolicy")))
+    assertThat(GeneratedCrd.messages(crd().node(".spec.launcherCreationPolicy")))
         .containsExactly("spec.launcherCreationPolicy must be AtStartup or WaitForWorkersReady");
-    assertThat(messages(node(".spec"))).containsExactly(
+    assertThat(GeneratedCrd.messages(crd().node(".spec"))).containsExactly(
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
         "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
   }
 
   @Test
   void managedByNamesTheMpiOperatorAndStaysImmutable() {
-    assertThat(messages(node(".spec.runPolicy.managedBy"))).containsExactly(
+    assertThat(GeneratedCrd.messages(crd().node(".spec.runPolicy.managedBy"))).containsExactly(
         "spec.runPolicy.managedBy must be kubeflow.org/mpi-operator or kueue.x-k8s.io/multikueue");
-    assertThat(node(".spec.runPolicy.managedBy").getXKubernetesValidations().get(0).getRule())
+    assertThat(crd().node(".spec.runPolicy.managedBy").getXKubernetesValidations().get(0).getRule())
         .isEqualTo("self in ['kubeflow.org/mpi-operator', 'kueue.x-k8s.io/multikueue']");
-    assertThat(messages(node(".spec.runPolicy")))
+    assertThat(GeneratedCrd.messages(crd().node(".spec.runPolicy")))
         .containsExactly("spec.runPolicy.managedBy is immutable", "spec.runPolicy.managedBy is immutable");
-    assertThat(node(".spec.runPolicy.suspend").getDefault().asBoolean(true)).isFalse();
+    assertThat(crd().node(".spec.runPolicy.suspend").getDefault().asBoolean(true)).isFalse();
   }
 
-  @Test
-  void smallEnoughForAnyApply() {
-    byte[] json = new KubernetesSerialization().asJson(crd).getBytes(StandardCharsets.UTF_8);
-    assertThat(json.length).isLessThan(256 * 1024);
-  }
-
-  /** The schema node at a path such as {@code .spec.mpiReplicaSpecs[*].template}. */
-  private static JSONSchemaProps node(String path) {
-    JSONSchemaProps node = root;
-    for (String part : path.substring(1).split("\\.")) {
-      boolean each = part.endsWith("[*]");
-      String name = each ? part.substring(0, part.length() - 3) : part;
-      node = node.getProperties().get(name);
-      assertThat(node).as("schema node %s of %s", name, path).isNotNull();
-      if (each) {
-        node = node.getItems() != null ? node.getItems().getSchema() : node.getAdditionalProperties().getSchema();
-      }
-    }
-    return node;
-  }
-
-  private static List<String> messages(JSONSchemaProps node) {
-    return node.getXKubernetesValidations().stream().map(ValidationRule::getMessage).toList();
-  }
 }

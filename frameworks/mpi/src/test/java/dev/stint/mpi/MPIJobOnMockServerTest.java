@@ -3,71 +3,19 @@ package dev.stint.mpi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stint.core.StintOperator;
-import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.testing.FakeKubelet;
-import dev.stint.spi.api.JobStatus;
+import dev.stint.spi.TrainingFramework;
+import dev.stint.testkit.FrameworkOnMockServerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** MPIJobs through the engine on the fabric8 CRUD mock server, with a fake kubelet. */
-@EnableKubernetesMockClient(crud = true)
-class MPIJobOnMockServerTest {
-  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
-  @org.junit.jupiter.api.BeforeAll
-  static void patientOnALoadedMachine() {
-    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
-  }
+class MPIJobOnMockServerTest extends FrameworkOnMockServerTest<MPIJob> {
 
-  KubernetesClient client;
-  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
-  StintOperator operator;
-  FakeKubelet kubelet;
-
-  @BeforeEach
-  void start() {
-    client.apiextensions().v1().customResourceDefinitions()
-        .load(getClass().getResourceAsStream("/META-INF/fabric8/" + CrdUpToDateTest.CRD_FILE)).create();
-    kubelet = new FakeKubelet(client, "default");
-    operator = StintOperator.builder(client, FrameworkRegistry.of(new MpiFramework()))
-        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
-    operator.start();
-  }
-
-  @AfterEach
-  void stop() {
-    operator.stop();
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
-  }
-
-  JobStatus status(String name) {
-    MPIJob job = client.resources(MPIJob.class).inNamespace("default").withName(name).get();
-    return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
-  }
-
-  List<String> conditions(String name) {
-    JobStatus s = status(name);
-    return s.getConditions() == null ? List.of() : s.getConditions().stream()
-        .map(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason() + ": " + c.getMessage()).toList();
-  }
-
-  List<String> podNames(String job) {
-    return client.pods().inNamespace("default").withLabel("training.kubeflow.org/job-name", job).list().getItems()
-        .stream().map(p -> p.getMetadata().getName()).sorted().toList();
-  }
-
-  Pod pod(String name) {
-    return client.pods().inNamespace("default").withName(name).get();
+  @Override
+  protected TrainingFramework<MPIJob> framework() {
+    return new MpiFramework();
   }
 
   ConfigMap configMap(String job) {
@@ -80,12 +28,6 @@ class MPIJobOnMockServerTest {
 
   Service service(String job) {
     return client.services().inNamespace("default").withName(job).get();
-  }
-
-  void suspend(String job, boolean suspend) {
-    // as kubectl patch --type merge: no resource version, so the operator's status writes cannot make it conflict
-    client.resources(MPIJob.class).inNamespace("default").withName(job).patch(PatchContext.of(PatchType.JSON_MERGE),
-        "{\"spec\":{\"runPolicy\":{\"suspend\":" + suspend + "}}}");
   }
 
   @Test

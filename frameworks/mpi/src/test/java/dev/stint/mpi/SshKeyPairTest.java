@@ -2,6 +2,7 @@ package dev.stint.mpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.spi.SupportingResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
@@ -102,22 +103,21 @@ class SshKeyPairTest {
   }
 
   @Test
-  void secretsRememberOnePairPerJobWithinTheirCapacity() {
-    SshAuthSecrets secrets = new SshAuthSecrets(2);
+  void theSecretIsNamedNowAndItsKeyPairMadeOnlyWhenCreated() {
     MPIJob a = TestMPIJobs.job("a").launcher().build();
-    MPIJob b = TestMPIJobs.job("b").launcher().build();
-    MPIJob c = TestMPIJobs.job("c").launcher().build();
+    SupportingResource supporting = SshAuthSecrets.of(a);
+    assertThat(supporting.createOnly()).isTrue();
+    assertThat(supporting.resource().getMetadata().getName()).isEqualTo("a-ssh");
+    assertThat(((Secret) supporting.resource()).getData()).as("no key made before the engine creates it")
+        .isNullOrEmpty();
 
-    Secret first = secrets.of(a);
-    assertThat(secrets.of(a)).as("the same key on every reconcile").isEqualTo(first);
-    assertThat(secrets.pairOf(b)).isNotEqualTo(secrets.pairOf(a));
-    secrets.pairOf(c);
-    assertThat(secrets.size()).isEqualTo(2);
-
+    Secret first = (Secret) supporting.toCreate();
+    assertThat(((Secret) supporting.toCreate()).getData()).as("a new pair for each creation: no state kept")
+        .isNotEqualTo(first.getData());
     assertThat(first.getMetadata().getName()).isEqualTo("a-ssh");
     assertThat(first.getType()).isEqualTo("kubernetes.io/ssh-auth");
     assertThat(first.getData()).containsOnlyKeys("ssh-privatekey", "ssh-publickey");
-    assertThat(decode(first.getData().get("ssh-publickey"))).isEqualTo(secrets.pairOf(a).authorizedKey());
+    assertThat(decode(first.getData().get("ssh-publickey"))).startsWith("ecdsa-sha2-nistp521 ");
     assertThat(decode(first.getData().get("ssh-privatekey"))).startsWith("-----BEGIN EC PRIVATE KEY-----");
   }
 

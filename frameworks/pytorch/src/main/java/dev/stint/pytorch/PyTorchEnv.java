@@ -1,13 +1,11 @@
 package dev.stint.pytorch;
 
+import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaSpec;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -24,6 +22,7 @@ final class PyTorchEnv {
   static final String PORT_NAME = "pytorchjob-port";
   static final int DEFAULT_PORT = 23456;
   static final String DEFAULT_RDZV_BACKEND = "c10d";
+  static final FrameworkDefaults DEFAULTS = new FrameworkDefaults(CONTAINER, PORT_NAME, DEFAULT_PORT, "OnFailure");
 
   private PyTorchEnv() { }
 
@@ -112,19 +111,7 @@ final class PyTorchEnv {
    * port means the default.
    */
   static int portOf(PyTorchJob job, String type) {
-    Map<String, ReplicaSpec> specs = job.getSpec().getPytorchReplicaSpecs();
-    ReplicaSpec spec = specs.get(type);
-    if (spec == null || spec.getTemplate() == null || spec.getTemplate().getSpec() == null
-        || spec.getTemplate().getSpec().getContainers() == null) {
-      return DEFAULT_PORT;
-    }
-    return spec.getTemplate().getSpec().getContainers().stream()
-        .filter(c -> CONTAINER.equals(c.getName()))
-        .map(Container::getPorts).filter(ports -> ports != null)
-        .flatMap(List::stream)
-        .filter(p -> PORT_NAME.equals(p.getName()) && p.getContainerPort() != null)
-        .map(ContainerPort::getContainerPort)
-        .findFirst().orElse(DEFAULT_PORT);
+    return DEFAULTS.templatePort(job.getSpec().getPytorchReplicaSpecs().get(type));
   }
 
   private static Optional<Integer> parseInt(String value) {

@@ -1,14 +1,18 @@
 package dev.stint.pytorch;
 
+import dev.stint.spi.ContainerEnv;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
-import dev.stint.spi.SupportingResource;
 import dev.stint.spi.SuccessPolicy;
+import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.WithElasticReplicas;
+import dev.stint.spi.WithMessages;
+import dev.stint.spi.WithSupportingResources;
+import dev.stint.spi.WithValidation;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -31,10 +35,8 @@ import java.util.OptionalInt;
  *   <li>supporting resources: a HorizontalPodAutoscaler for an elastic job with metrics.</li>
  * </ul>
  */
-public class PyTorchFramework implements TrainingFramework<PyTorchJob> {
-
-  private static final FrameworkDefaults DEFAULTS =
-      new FrameworkDefaults(PyTorchEnv.CONTAINER, PyTorchEnv.PORT_NAME, PyTorchEnv.DEFAULT_PORT, "OnFailure");
+public class PyTorchFramework implements TrainingFramework<PyTorchJob>, WithValidation<PyTorchJob>,
+    WithSupportingResources<PyTorchJob>, WithElasticReplicas<PyTorchJob>, WithMessages<PyTorchJob> {
 
   private final MasterWaitInitContainer initContainer;
 
@@ -68,7 +70,7 @@ public class PyTorchFramework implements TrainingFramework<PyTorchJob> {
 
   @Override
   public FrameworkDefaults defaults() {
-    return DEFAULTS;
+    return PyTorchEnv.DEFAULTS;
   }
 
   @Override
@@ -90,13 +92,7 @@ public class PyTorchFramework implements TrainingFramework<PyTorchJob> {
   @Override
   public void wire(PyTorchJob job, ReplicaId replica, Pod pod) {
     PodSpec podSpec = pod.getSpec();
-    List<EnvVar> env = PyTorchEnv.of(job, replica);
-    for (Container container : podSpec.getContainers()) {
-      List<EnvVar> containerEnv = container.getEnv() == null ? new ArrayList<>() : new ArrayList<>(container.getEnv());
-      // each container gets its own copies, so that a later change to one pod spec cannot leak into another
-      env.forEach(e -> containerEnv.add(new EnvVar(e.getName(), e.getValue(), null)));
-      container.setEnv(containerEnv);
-    }
+    ContainerEnv.appendToEach(pod, PyTorchEnv.of(job, replica));
     if (PyTorchJobSpec.WORKER.equals(replica.type()) && hasMaster(job)) {
       String master = new ReplicaId(PyTorchJobSpec.MASTER, 0).podName(job.getMetadata().getName());
       List<Container> initContainers = podSpec.getInitContainers() == null
@@ -140,16 +136,9 @@ public class PyTorchFramework implements TrainingFramework<PyTorchJob> {
    */
   @Override
   public JobMessages messages(PyTorchJob job) {
-    JobMessages standard = TrainingFramework.super.messages(job);
+    JobMessages standard = JobMessages.standard("PyTorchJob", job.getMetadata().getName());
     if (hasMaster(job)) return standard;
-    String qualified = "PyTorchJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    return new JobMessages() {
-      @Override public String running() { return qualified + " is running."; }
-
-      @Override public String succeeded() { return qualified + " successfully completed."; }
-
-      @Override public String failed(String type, int count) { return standard.failed(type, count); }
-    };
+    return JobMessages.namespaced("PyTorchJob", job).failingAs(standard);
   }
 
   private static boolean hasMaster(PyTorchJob job) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.stint.spi.TrainingJobSpec;
+import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
 import io.fabric8.generator.annotation.Required;
@@ -45,8 +46,6 @@ public class PyTorchJobSpec implements TrainingJobSpec {
    * A replica spec has a usable pod template; the rules below that look inside the containers start from it, so
    * that a missing template is reported once, by the rule that requires it.
    */
-  private static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
-      + " && has(self[t].template.spec.containers)";
 
   @JsonProperty("runPolicy")
   @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, gang "
@@ -64,14 +63,12 @@ public class PyTorchJobSpec implements TrainingJobSpec {
   @Size(min = 1, max = 2)
   @ValidationRule(value = "self.all(t, t == 'Master' || t == 'Worker')",
       message = "spec.pytorchReplicaSpecs: replica types must be Master or Worker")
-  @ValidationRule(value = "self.all(t, " + HAS_CONTAINERS + " && size(self[t].template.spec.containers) > 0)",
-      message = "spec.pytorchReplicaSpecs: every replica type needs template.spec.containers with at least one "
-          + "container")
-  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.all(c, "
-      + "has(c.image) && c.image != ''))",
-      message = "spec.pytorchReplicaSpecs: every container in template.spec.containers needs a non-empty image")
-  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.exists(c, "
-      + "has(c.name) && c.name == 'pytorch'))",
+  @ValidationRule(value = JobRules.EVERY_TYPE_HAS_CONTAINERS,
+      message = "spec.pytorchReplicaSpecs" + JobRules.NEEDS_CONTAINERS)
+  @ValidationRule(value = JobRules.EVERY_CONTAINER_HAS_IMAGE,
+      message = "spec.pytorchReplicaSpecs" + JobRules.NEEDS_IMAGES)
+  @ValidationRule(value = "self.all(t, !(" + JobRules.HAS_CONTAINERS + ") || "
+      + "self[t].template.spec.containers.exists(c, has(c.name) && c.name == 'pytorch'))",
       message = "spec.pytorchReplicaSpecs: every replica type needs a container named pytorch in "
           + "template.spec.containers")
   @ValidationRule(value = "!has(self.Master) || !has(self.Master.replicas) || self.Master.replicas == 1",

@@ -1,33 +1,24 @@
 package dev.stint.pytorch;
 
-import dev.stint.core.testing.FrameworkContractTest;
-import dev.stint.spi.TrainingFramework;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.stint.testkit.FrameworkContractTest;
 import java.nio.file.Path;
 
 /** The shared framework contract, with upstream's pytorch-simple example as the sample. */
 class PyTorchFrameworkContractTest extends FrameworkContractTest<PyTorchJob> {
 
-  @Override
-  protected TrainingFramework<PyTorchJob> framework() {
-    return new PyTorchFramework();
+  PyTorchFrameworkContractTest() {
+    super(PyTorchFramework::new, Path.of(System.getProperty("stint.root", "../.."), "examples/pytorch-simple.yaml"));
   }
 
+  /** An elastic job with a metric: the kind that gets the autoscaler PyTorch declares. */
   @Override
-  protected PyTorchJob sampleJob() {
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    serialization.registerKubernetesResource(PyTorchJob.class);
-    try {
-      PyTorchJob job = serialization.unmarshal(Files.readString(
-          Path.of(System.getProperty("stint.root", "../.."), "examples/pytorch-simple.yaml")), PyTorchJob.class);
-      job.getMetadata().setNamespace("default");
-      job.getMetadata().setUid("uid-sample");
-      return job;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  protected PyTorchJob jobWithSupportingResources() {
+    PyTorchJob job = TestPyTorchJobs.job("elastic").workers(2).elastic(e -> {
+      e.setMinReplicas(1);
+      e.setMaxReplicas(4);
+      e.setMetrics(java.util.List.of(TestPyTorchJobs.cpuUtilization(80)));
+    }).build();
+    job.getMetadata().setUid("uid-elastic");
+    return job;
   }
 }

@@ -3,6 +3,7 @@ package dev.stint.pytorch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
@@ -37,7 +38,7 @@ class PyTorchFrameworkTest {
     assertThat(HasMetadata.getApiVersion(PyTorchJob.class)).isEqualTo("kubeflow.org/v1");
     assertThat(framework.replicaTypes()).containsExactly("Master", "Worker");
     assertThat(framework.defaults()).isEqualTo(new FrameworkDefaults("pytorch", "pytorchjob-port", 23456, "OnFailure"));
-    assertThat(framework.controllerName()).isEqualTo("pytorchjob-controller");
+    assertThat(EngineFramework.of(framework).controllerName()).isEqualTo("pytorchjob-controller");
     assertThat(framework.supportingResourceTypes()).containsExactly(HorizontalPodAutoscaler.class);
   }
 

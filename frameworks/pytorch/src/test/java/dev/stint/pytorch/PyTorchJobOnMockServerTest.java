@@ -3,75 +3,20 @@ package dev.stint.pytorch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stint.core.StintOperator;
-import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.testing.FakeKubelet;
-import dev.stint.spi.api.JobStatus;
+import dev.stint.spi.TrainingFramework;
+import dev.stint.testkit.FrameworkOnMockServerTest;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** PyTorchJobs through the engine on the fabric8 CRUD mock server, with a fake kubelet. */
-@EnableKubernetesMockClient(crud = true)
-class PyTorchJobOnMockServerTest {
-  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
-  @org.junit.jupiter.api.BeforeAll
-  static void patientOnALoadedMachine() {
-    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
-  }
+class PyTorchJobOnMockServerTest extends FrameworkOnMockServerTest<PyTorchJob> {
 
-  KubernetesClient client;
-  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
-  StintOperator operator;
-  FakeKubelet kubelet;
-
-  @BeforeEach
-  void start() {
-    client.apiextensions().v1().customResourceDefinitions()
-        .load(getClass().getResourceAsStream("/META-INF/fabric8/pytorchjobs.kubeflow.org-v1.yml")).create();
-    kubelet = new FakeKubelet(client, "default");
-    operator = StintOperator.builder(client, FrameworkRegistry.of(new PyTorchFramework()))
-        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
-    operator.start();
-  }
-
-  @AfterEach
-  void stop() {
-    operator.stop();
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
-  }
-
-  JobStatus status(String name) {
-    PyTorchJob job = client.resources(PyTorchJob.class).inNamespace("default").withName(name).get();
-    return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
-  }
-
-  List<String> conditions(String name) {
-    JobStatus s = status(name);
-    return s.getConditions() == null ? List.of() : s.getConditions().stream()
-        .map(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason() + ": " + c.getMessage()).toList();
-  }
-
-  List<Pod> pods(String job) {
-    return client.pods().inNamespace("default").withLabel("training.kubeflow.org/job-name", job).list().getItems();
-  }
-
-  Pod pod(String name) {
-    return client.pods().inNamespace("default").withName(name).get();
-  }
-
-  static List<String> env(Pod pod) {
-    Container c = pod.getSpec().getContainers().get(0);
-    return c.getEnv().stream().map(e -> e.getName() + "=" + e.getValue()).toList();
+  @Override
+  protected TrainingFramework<PyTorchJob> framework() {
+    return new PyTorchFramework();
   }
 
   @Test
@@ -148,21 +93,32 @@ class PyTorchJobOnMockServerTest {
     assertThat(hpa("el").getSpec().getScaleTargetRef().getKind()).isEqualTo("PyTorchJob");
     assertThat(hpa("el").getSpec().getMaxReplicas()).isEqualTo(3);
 
-    client.resources(PyTorchJob.class).inNamespace("default").withName("el")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
+    suspend("el", true);
     await().untilAsserted(() -> assertThat(pods("el")).isEmpty());
     await().untilAsserted(() -> assertThat(hpa("el")).isNull());
     await().untilAsserted(() -> assertThat(conditions("el")).containsExactly(
         "Created=True/PyTorchJobCreated: PyTorchJob el is created.",
         "Suspended=True/PyTorchJobSuspended: PyTorchJob el is suspended."));
 
-    client.resources(PyTorchJob.class).inNamespace("default").withName("el")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");
+    suspend("el", false);
     await().untilAsserted(() -> assertThat(pods("el")).hasSize(2));
     await().untilAsserted(() -> assertThat(hpa("el")).isNotNull());
     kubelet.runAll(pods("el"));
     kubelet.succeed("el-worker-1");
     await().untilAsserted(() -> assertThat(status("el").isTrue("Succeeded")).isTrue());
+  }
+
+  /** Four Workers that are never restarted, and the rule "this many Workers succeeded". */
+  static PyTorchJob fourWorkersNeverRestartedSucceedingWith(String name, int workers) {
+    PyTorchJob job = TestPyTorchJobs.job(name).workers(4).build();
+    job.getSpec().getPytorchReplicaSpecs().get("Worker").setRestartPolicy("Never");
+    job.getSpec().setRunPolicy(new dev.stint.spi.api.RunPolicy());
+    var rule = new dev.stint.spi.api.SuccessRule();
+    rule.setSucceeded(java.util.Map.of("Worker", workers));
+    var policy = new dev.stint.spi.api.SuccessPolicySpec();
+    policy.setRules(List.of(rule));
+    job.getSpec().getRunPolicy().setSuccessPolicy(policy);
+    return job;
   }
 
   HorizontalPodAutoscaler hpa(String name) {
@@ -171,15 +127,7 @@ class PyTorchJobOnMockServerTest {
 
   @Test
   void threeOfFourWorkersIsAPartialSuccessAndTheFourthIsStopped() {
-    PyTorchJob job = TestPyTorchJobs.job("pp").workers(4).build();
-    job.getSpec().getPytorchReplicaSpecs().get("Worker").setRestartPolicy("Never");
-    job.getSpec().setRunPolicy(new dev.stint.spi.api.RunPolicy());
-    var rule = new dev.stint.spi.api.SuccessRule();
-    rule.setSucceeded(java.util.Map.of("Worker", 3));
-    var policy = new dev.stint.spi.api.SuccessPolicySpec();
-    policy.setRules(List.of(rule));
-    job.getSpec().getRunPolicy().setSuccessPolicy(policy);
-    client.resource(job).create();
+    client.resource(fourWorkersNeverRestartedSucceedingWith("pp", 3)).create();
     await().untilAsserted(() -> assertThat(pods("pp")).hasSize(4));
     kubelet.runAll(pods("pp"));
     await().untilAsserted(() -> assertThat(status("pp").isTrue("Running")).isTrue());
@@ -204,15 +152,7 @@ class PyTorchJobOnMockServerTest {
 
   @Test
   void partialSuccessStopsTheReplicaStillRunning() {
-    PyTorchJob job = TestPyTorchJobs.job("stop").workers(4).build();
-    job.getSpec().getPytorchReplicaSpecs().get("Worker").setRestartPolicy("Never");
-    job.getSpec().setRunPolicy(new dev.stint.spi.api.RunPolicy());
-    var rule = new dev.stint.spi.api.SuccessRule();
-    rule.setSucceeded(java.util.Map.of("Worker", 2));
-    var policy = new dev.stint.spi.api.SuccessPolicySpec();
-    policy.setRules(List.of(rule));
-    job.getSpec().getRunPolicy().setSuccessPolicy(policy);
-    client.resource(job).create();
+    client.resource(fourWorkersNeverRestartedSucceedingWith("stop", 2)).create();
     await().untilAsserted(() -> assertThat(pods("stop")).hasSize(4));
     kubelet.runAll(pods("stop"));
     kubelet.fail("stop-worker-3", 1);

@@ -1,10 +1,11 @@
 package dev.stint.tensorflow;
 
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaSpec;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerPort;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The {@code TF_CONFIG} environment variable of one replica, byte for byte as the Kubeflow training operator v1.9
  * writes it with Go's {@code encoding/json}: compact, {@code cluster} keys sorted, then {@code task}, then
  * {@code "environment":"cloud"}. Every replica's address is its headless service,
- * {@code <job>-<type>-<index>.<namespace>.svc[.<cluster domain>]:<port>}.
+ * {@code <job>-<type>-<index>.<namespace>.svc[.<cluster domain>]:<port>}. Jackson writes it, with Go's escapes
+ * ({@link GoJson}).
  *
  * <p>With {@code enableDynamicWorker} the sparse form is written instead, without {@code environment}: a Worker sees
  * every parameter server and only itself ({@code "worker":{"<index>":"<address>"}}), a parameter server sees only
@@ -34,6 +36,8 @@ final class TFConfig {
   static final String PORT_NAME = "tfjob-port";
   /** The environment variable. */
   static final String ENV_NAME = "TF_CONFIG";
+  /** The kind's defaults: container {@code tensorflow}, port {@code tfjob-port} 2222, restart policy Never. */
+  static final FrameworkDefaults DEFAULTS = new FrameworkDefaults(CONTAINER, PORT_NAME, DEFAULT_PORT, "Never");
 
   private static final String PS = TFJobSpec.PS.toLowerCase(Locale.ROOT);
   private static final String WORKER = TFJobSpec.WORKER.toLowerCase(Locale.ROOT);
@@ -64,11 +68,20 @@ final class TFConfig {
   static Optional<String> of(TFJob job, ReplicaId replica, String clusterDomain) {
     if (!isDistributed(job.getSpec())) return Optional.empty();
     Cluster cluster = clusterOf(job, clusterDomain);
-    String task = "{\"type\":" + quote(replica.typeLabel()) + ",\"index\":" + replica.index() + "}";
+    Map<String, Object> task = new LinkedHashMap<>();
+    task.put("type", replica.typeLabel());
+    task.put("index", replica.index());
+    Map<String, Object> config = new LinkedHashMap<>();
     if (job.getSpec().dynamicWorkers()) {
-      return Optional.of("{\"cluster\":" + sparseCluster(cluster.addresses(), replica) + ",\"task\":" + task + "}");
+      config.put("cluster", sparseCluster(cluster.addresses(), replica));
+      config.put("task", task);
+    } else {
+      // the cluster's JSON is written once per job and pass (see LAST), not once per pod
+      config.put("cluster", new RawValue(cluster.json()));
+      config.put("task", task);
+      config.put("environment", "cloud");
     }
-    return Optional.of("{\"cluster\":" + cluster.json() + ",\"task\":" + task + ",\"environment\":\"cloud\"}");
+    return Optional.of(GoJson.write(config));
   }
 
   /** A job's cluster, its addresses and their JSON, for one spec object (the operator's cached job, read-only). */
@@ -127,66 +140,35 @@ final class TFConfig {
 
   /** The {@code tfjob-port} of the type's {@code tensorflow} container, else {@value #DEFAULT_PORT}. */
   static int port(ReplicaSpec spec) {
-    List<Container> containers = spec.getTemplate() == null || spec.getTemplate().getSpec() == null ? null
-        : spec.getTemplate().getSpec().getContainers();
-    if (containers == null) return DEFAULT_PORT;
-    return containers.stream()
-        .filter(c -> CONTAINER.equals(c.getName()) && c.getPorts() != null)
-        .flatMap(c -> c.getPorts().stream())
-        .filter(p -> PORT_NAME.equals(p.getName()) && p.getContainerPort() != null)
-        .map(ContainerPort::getContainerPort)
-        .findFirst()
-        .orElse(DEFAULT_PORT);
+    return DEFAULTS.templatePort(spec);
   }
 
   private static String clusterJson(SortedMap<String, List<String>> cluster) {
-    List<String> entries = new ArrayList<>();
-    cluster.forEach((type, addresses) -> entries.add(quote(type) + ":" + list(addresses)));
-    return "{" + String.join(",", entries) + "}";
+    return GoJson.write(cluster);
   }
 
   /**
    * Upstream's sparse cluster: {@code {"worker":{...},"ps":[...]}}. A Worker of a job without parameter servers gets
    * {@code "ps":[]} where upstream writes {@code "ps":null}, which TensorFlow's {@code ClusterSpec} refuses.
    */
-  private static String sparseCluster(SortedMap<String, List<String>> cluster, ReplicaId replica) {
+  private static Map<String, Object> sparseCluster(SortedMap<String, List<String>> cluster, ReplicaId replica) {
     String type = replica.typeLabel();
-    String worker = "{}";
+    Map<String, String> worker = Map.of();
     List<String> ps = List.of();
     if (PS.equals(type)) {
       ps = List.of(cluster.get(PS).get(replica.index()));
     } else if (WORKER.equals(type)) {
-      worker = "{" + quote(String.valueOf(replica.index())) + ":" + quote(cluster.get(WORKER).get(replica.index()))
-          + "}";
+      worker = Map.of(String.valueOf(replica.index()), cluster.get(WORKER).get(replica.index()));
       ps = cluster.getOrDefault(PS, List.of());
     }
-    return "{\"worker\":" + worker + ",\"ps\":" + list(ps) + "}";
-  }
-
-  private static String list(List<String> values) {
-    return "[" + String.join(",", values.stream().map(TFConfig::quote).toList()) + "]";
+    Map<String, Object> sparse = new LinkedHashMap<>();
+    sparse.put("worker", worker);
+    sparse.put("ps", ps);
+    return sparse;
   }
 
   /** A JSON string as Go's {@code encoding/json} writes it, HTML-safe escapes included. */
   static String quote(String value) {
-    StringBuilder out = new StringBuilder(value.length() + 2).append('"');
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
+    return GoJson.write(value);
   }
 }

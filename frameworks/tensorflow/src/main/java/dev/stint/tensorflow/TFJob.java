@@ -1,9 +1,10 @@
 package dev.stint.tensorflow;
 
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.CrdHints;
+import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaLimits;
-import dev.stint.spi.crd.CrdFinisher;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -28,13 +29,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 // kubectl shows upstream's column order (the generator sorts columns by JSON path)
-@Annotations(CrdFinisher.PRINTER_COLUMN_ORDER + "=State,Outcome,Age")
+@Annotations(CrdHints.PRINTER_COLUMN_ORDER + "=State,Outcome,Age")
 // Pod and service names are built from the job name, so it must be a DNS-1035 label, as upstream's webhook required.
-@ValidationRule(value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
-    message = "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter "
-        + "and ending with a letter or digit)")
-@ValidationRule(value = "size(self.metadata.name) <= 63",
-    message = "metadata.name: must be no more than 63 characters")
+@ValidationRule(value = JobRules.NAME_IS_DNS_LABEL, message = JobRules.NAME_IS_DNS_LABEL_MESSAGE)
+@ValidationRule(value = JobRules.NAME_FITS, message = JobRules.NAME_FITS_MESSAGE)
 // Known limits, checked before any child exists (DESIGN.md §6). A pod and its headless service are named
 // <name>-<type in lower case>-<index> and a service name is a DNS-1035 label: the longest of them, that of the last
 // index of each replica type present, must fit in 63 characters (lower-casing keeps the length of the type).
@@ -55,14 +53,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     reason = "FieldValueRequired", fieldPath = ".spec")
 // runPolicy's own rules keep managedBy unchanged while runPolicy exists before and after an update; these two also
 // cover an update that adds or drops runPolicy as a whole, as upstream's webhook did.
-@ValidationRule(value = "!has(self.spec) || !has(self.spec.runPolicy) || !has(self.spec.runPolicy.managedBy)"
-    + " || (has(oldSelf.spec) && has(oldSelf.spec.runPolicy) && has(oldSelf.spec.runPolicy.managedBy))",
-    message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid",
-    fieldPath = ".spec.runPolicy.managedBy")
-@ValidationRule(value = "!has(oldSelf.spec) || !has(oldSelf.spec.runPolicy) || !has(oldSelf.spec.runPolicy.managedBy)"
-    + " || (has(self.spec) && has(self.spec.runPolicy) && has(self.spec.runPolicy.managedBy))",
-    message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid",
-    fieldPath = ".spec.runPolicy.managedBy")
+@ValidationRule(value = JobRules.MANAGED_BY_NOT_ADDED, message = JobRules.MANAGED_BY_IMMUTABLE,
+    reason = "FieldValueInvalid", fieldPath = JobRules.MANAGED_BY_FIELD)
+@ValidationRule(value = JobRules.MANAGED_BY_NOT_DROPPED, message = JobRules.MANAGED_BY_IMMUTABLE,
+    reason = "FieldValueInvalid", fieldPath = JobRules.MANAGED_BY_FIELD)
 public class TFJob extends CustomResource<TFJobSpec, JobStatus> implements TrainingJob<TFJobSpec>, Namespaced {
   /** CEL, from the root: the replica specs. */
   static final String SPECS = "self.spec.tfReplicaSpecs";

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.stint.spi.TrainingJobSpec;
+import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
 import io.fabric8.generator.annotation.Required;
@@ -51,8 +52,6 @@ public class TFJobSpec implements TrainingJobSpec {
    * A replica spec has a usable pod template; the rules below that look inside the containers start from it, so
    * that a missing template is reported once, by the rule that requires it.
    */
-  private static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
-      + " && has(self[t].template.spec.containers)";
 
   @JsonProperty("runPolicy")
   @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, gang "
@@ -75,14 +74,12 @@ public class TFJobSpec implements TrainingJobSpec {
       message = "spec.tfReplicaSpecs: replica types must be Chief, Master, PS, Worker or Evaluator")
   @ValidationRule(value = "!(has(self.Chief) && has(self.Master))",
       message = "spec.tfReplicaSpecs: must not have more than 1 Chief or Master role")
-  @ValidationRule(value = "self.all(t, " + HAS_CONTAINERS + " && size(self[t].template.spec.containers) > 0)",
-      message = "spec.tfReplicaSpecs: every replica type needs template.spec.containers with at least one "
-          + "container")
-  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.all(c, "
-      + "has(c.image) && c.image != ''))",
-      message = "spec.tfReplicaSpecs: every container in template.spec.containers needs a non-empty image")
-  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.exists(c, "
-      + "has(c.name) && c.name == 'tensorflow'))",
+  @ValidationRule(value = JobRules.EVERY_TYPE_HAS_CONTAINERS,
+      message = "spec.tfReplicaSpecs" + JobRules.NEEDS_CONTAINERS)
+  @ValidationRule(value = JobRules.EVERY_CONTAINER_HAS_IMAGE,
+      message = "spec.tfReplicaSpecs" + JobRules.NEEDS_IMAGES)
+  @ValidationRule(value = "self.all(t, !(" + JobRules.HAS_CONTAINERS + ") || "
+      + "self[t].template.spec.containers.exists(c, has(c.name) && c.name == 'tensorflow'))",
       message = "spec.tfReplicaSpecs: every replica type needs a container named tensorflow in "
           + "template.spec.containers")
   @ValidationRule(value = "!has(self.Chief) || !has(self.Chief.replicas) || self.Chief.replicas == 1",

@@ -1,14 +1,17 @@
 package dev.stint.tensorflow;
 
+import dev.stint.spi.ContainerEnv;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.WithFailureTolerance;
+import dev.stint.spi.WithMessages;
+import dev.stint.spi.WithValidation;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -26,13 +29,11 @@ import java.util.Map;
  *       {@code enableDynamicWorker}.</li>
  * </ul>
  */
-public class TensorFlowFramework implements TrainingFramework<TFJob> {
+public class TensorFlowFramework implements TrainingFramework<TFJob>, WithValidation<TFJob>,
+    WithFailureTolerance<TFJob>, WithMessages<TFJob> {
 
   /** The operator's environment variable that names the cluster domain for {@code TF_CONFIG} addresses. */
   public static final String CLUSTER_DOMAIN_ENV = "CUSTOM_CLUSTER_DOMAIN";
-
-  private static final FrameworkDefaults DEFAULTS =
-      new FrameworkDefaults(TFConfig.CONTAINER, TFConfig.PORT_NAME, TFConfig.DEFAULT_PORT, "Never");
 
   private final String clusterDomain;
 
@@ -68,7 +69,7 @@ public class TensorFlowFramework implements TrainingFramework<TFJob> {
 
   @Override
   public FrameworkDefaults defaults() {
-    return DEFAULTS;
+    return TFConfig.DEFAULTS;
   }
 
   @Override
@@ -92,9 +93,7 @@ public class TensorFlowFramework implements TrainingFramework<TFJob> {
     if (tfConfig.isEmpty()) return;
     for (Container container : pod.getSpec().getContainers()) {
       if (TFConfig.CONTAINER.equals(container.getName())) {
-        List<EnvVar> env = container.getEnv() == null ? new ArrayList<>() : new ArrayList<>(container.getEnv());
-        env.add(new EnvVar(TFConfig.ENV_NAME, tfConfig.get(), null));
-        container.setEnv(env);
+        ContainerEnv.append(container, List.of(new EnvVar(TFConfig.ENV_NAME, tfConfig.get(), null)));
         return;
       }
     }
@@ -122,16 +121,7 @@ public class TensorFlowFramework implements TrainingFramework<TFJob> {
   /** Upstream's TFJob wording, with the namespace: {@code TFJob <ns>/<name> is running.}. */
   @Override
   public JobMessages messages(TFJob job) {
-    String qualified = "TFJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    return new JobMessages() {
-      @Override public String running() { return qualified + " is running."; }
-
-      @Override public String succeeded() { return qualified + " successfully completed."; }
-
-      @Override public String failed(String type, int count) {
-        return qualified + " has failed because " + count + " " + type + " replica(s) failed.";
-      }
-    };
+    return JobMessages.namespaced("TFJob", job);
   }
 
   /** The Chief or Master replica type of the job, or null when it has neither. */

@@ -3,73 +3,21 @@ package dev.stint.tensorflow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stint.core.StintOperator;
-import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.testing.FakeKubelet;
+import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.api.JobCondition;
-import dev.stint.spi.api.JobStatus;
+import dev.stint.testkit.FrameworkOnMockServerTest;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** TFJobs through the engine on the fabric8 CRUD mock server, with a fake kubelet. */
-@EnableKubernetesMockClient(crud = true)
-class TFJobOnMockServerTest {
-  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
-  @org.junit.jupiter.api.BeforeAll
-  static void patientOnALoadedMachine() {
-    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
-  }
+class TFJobOnMockServerTest extends FrameworkOnMockServerTest<TFJob> {
 
-  KubernetesClient client;
-  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
-  StintOperator operator;
-  FakeKubelet kubelet;
-
-  @BeforeEach
-  void start() {
-    client.apiextensions().v1().customResourceDefinitions()
-        .load(getClass().getResourceAsStream("/META-INF/fabric8/tfjobs.kubeflow.org-v1.yml")).create();
-    kubelet = new FakeKubelet(client, "default");
-    operator = StintOperator.builder(client, FrameworkRegistry.of(new TensorFlowFramework("")))
-        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
-    operator.start();
-  }
-
-  @AfterEach
-  void stop() {
-    operator.stop();
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
-  }
-
-  JobStatus status(String name) {
-    TFJob job = client.resources(TFJob.class).inNamespace("default").withName(name).get();
-    return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
-  }
-
-  List<String> conditions(String name) {
-    JobStatus s = status(name);
-    return s.getConditions() == null ? List.of() : s.getConditions().stream()
-        .map(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason() + ": " + c.getMessage()).toList();
-  }
-
-  List<Pod> pods(String job) {
-    return client.pods().inNamespace("default").withLabel("training.kubeflow.org/job-name", job).list().getItems();
-  }
-
-  List<String> podNames(String job) {
-    return pods(job).stream().map(p -> p.getMetadata().getName()).toList();
-  }
-
-  Pod pod(String name) {
-    return client.pods().inNamespace("default").withName(name).get();
+  @Override
+  protected TrainingFramework<TFJob> framework() {
+    return new TensorFlowFramework("");
   }
 
   static String tfConfig(Pod pod) {

@@ -2,6 +2,7 @@ package dev.stint.tensorflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
@@ -36,10 +37,10 @@ class TensorFlowFrameworkTest {
     assertThat(HasMetadata.getKind(TFJob.class)).isEqualTo("TFJob");
     assertThat(framework.replicaTypes()).containsExactly("Chief", "Evaluator", "Master", "PS", "Worker");
     assertThat(framework.defaults()).isEqualTo(new FrameworkDefaults("tensorflow", "tfjob-port", 2222, "Never"));
-    assertThat(framework.controllerName()).isEqualTo("tfjob-controller");
-    assertThat(framework.managedByValue()).isEqualTo("kubeflow.org/training-operator");
-    assertThat(framework.supportingResourceTypes()).isEmpty();
-    assertThat(framework.servicePerPod()).isTrue();
+    assertThat(EngineFramework.of(framework).controllerName()).isEqualTo("tfjob-controller");
+    assertThat(EngineFramework.of(framework).managedByValue()).isEqualTo("kubeflow.org/training-operator");
+    assertThat(EngineFramework.of(framework).supportingResourceTypes()).isEmpty();
+    assertThat(EngineFramework.of(framework).servicePerPod()).isTrue();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.stint.operator.demo;
 
+import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.JobLabels;
 import dev.stint.operator.demo.DemoJobs.DemoJob;
 import dev.stint.spi.TrainingFramework;
@@ -161,7 +162,7 @@ final class DemoProgress {
       return List.of();
     }
     return client.pods().inNamespace(namespace)
-        .withLabel(JobLabels.OPERATOR_NAME, job.framework().controllerName())
+        .withLabel(JobLabels.OPERATOR_NAME, EngineFramework.of(job.framework()).controllerName())
         .withLabel(JobLabels.JOB_NAME, JobLabels.jobNameValue(job.name()))
         .list().getItems();
   }

@@ -179,12 +179,12 @@ class JaxPluginTest {
   @Test
   void aCopyBuiltForAnotherSpiIsSkippedAndTheBuiltInsStillRun() throws IOException {
     Path other = Files.createDirectories(plugins.resolve("other"));
-    Path newer = PluginJars.withManifest(jar, other.resolve("jax-next.jar"), Map.of("Stint-Spi-Version", "2.0"));
+    Path newer = PluginJars.withManifest(jar, other.resolve("jax-next.jar"), Map.of("Stint-Spi-Version", "3.0"));
 
     try (PluginDirDiscovery scan = PluginDirDiscovery.scan(other)) {
       assertThat(scan.frameworks()).isEmpty();
-      assertThat(scan.skipped()).containsExactly(new SkippedPlugin(newer, "built against Stint SPI 2.0, which this "
-          + "operator (SPI 1.1) cannot run; it runs plugins built against 1.0 to 1.1"));
+      assertThat(scan.skipped()).containsExactly(new SkippedPlugin(newer, "built against Stint SPI 3.0, which this "
+          + "operator (SPI 2.0) cannot run; it runs only plugins built against 2.0"));
       assertThat(FrameworkSelection.select(builtIns(), List.of()).registry().byName("pytorch")).isPresent();
     }
   }

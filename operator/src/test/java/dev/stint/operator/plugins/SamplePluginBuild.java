@@ -2,7 +2,10 @@ package dev.stint.operator.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.StintOperator;
+import dev.stint.crd.CrdFinisher;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.testkit.FrameworkContractTest;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -21,8 +24,8 @@ import java.util.stream.Stream;
 
 /**
  * Builds the sample plugin {@code examples/plugins/jax} with Maven, as its author would: its own project, with its
- * own pom, depending on {@code dev.stint:stint-spi} only. The SPI it compiles against is this build's, not whatever
- * {@code ~/.m2} holds: Stint's own build ({@code mvn verify}) never installs it there, and another checkout may have
+ * own pom, depending on {@code dev.stint:stint-spi} and, for its tests (which run), {@code dev.stint:stint-testkit}.
+ * The Stint artifacts it uses are this build's, not whatever {@code ~/.m2} holds: Stint's own build ({@code mvn verify}) never installs it there, and another checkout may have
  * installed a different one.
  *
  * <p>So the nested build gets a local repository of its own, {@code target/plugin-build/repository}, holding this
@@ -81,26 +84,35 @@ final class SamplePluginBuild {
   }
 
   /**
-   * Puts this build's SPI (its jar, or its classes packed into one when the build has not packaged it yet) and the
-   * parent pom into the nested build's repository, as {@code mvn install} would.
+   * Puts this build's Stint artifacts the sample uses (the SPI it compiles against; the test kit, with the engine and
+   * the CRD tools it brings) and the parent pom into the nested build's repository, as {@code mvn install} would: each
+   * module's jar, or its classes packed into one when the build has not packaged it yet.
    */
   private static Path stageSpi(Path repository) throws IOException {
     String version = property("stint.version");
     Path root = Path.of(property("stint.root"));
-    Path spiDir = Files.createDirectories(repository.resolve("dev/stint/stint-spi/" + version));
+    stage(repository, version, "stint-spi", root.resolve("spi"), TrainingFramework.class);
+    stage(repository, version, "stint-crd-tools", root.resolve("crd-tools"), CrdFinisher.class);
+    stage(repository, version, "stint-core", root.resolve("core"), StintOperator.class);
+    stage(repository, version, "stint-testkit", root.resolve("testkit"), FrameworkContractTest.class);
     Path parentDir = Files.createDirectories(repository.resolve("dev/stint/stint-parent/" + version));
-    Path spi = codeSourceOf(TrainingFramework.class);
-    Path stagedJar = spiDir.resolve("stint-spi-" + version + ".jar");
-    if (Files.isDirectory(spi)) {
-      jarUp(spi, stagedJar);
-    } else {
-      Files.copy(spi, stagedJar, StandardCopyOption.REPLACE_EXISTING);
-    }
-    Files.copy(root.resolve("spi/pom.xml"), spiDir.resolve("stint-spi-" + version + ".pom"),
-        StandardCopyOption.REPLACE_EXISTING);
     Files.copy(root.resolve("pom.xml"), parentDir.resolve("stint-parent-" + version + ".pom"),
         StandardCopyOption.REPLACE_EXISTING);
     return repository;
+  }
+
+  private static void stage(Path repository, String version, String artifact, Path module, Class<?> member)
+      throws IOException {
+    Path dir = Files.createDirectories(repository.resolve("dev/stint/" + artifact + "/" + version));
+    Path code = codeSourceOf(member);
+    Path stagedJar = dir.resolve(artifact + "-" + version + ".jar");
+    if (Files.isDirectory(code)) {
+      jarUp(code, stagedJar);
+    } else {
+      Files.copy(code, stagedJar, StandardCopyOption.REPLACE_EXISTING);
+    }
+    Files.copy(module.resolve("pom.xml"), dir.resolve(artifact + "-" + version + ".pom"),
+        StandardCopyOption.REPLACE_EXISTING);
   }
 
   private static String settingsMirroring(Path outerRepository) {

@@ -32,6 +32,9 @@ public class ReplicaSpec {
   public String getRestartPolicy() { return restartPolicy; }
   public void setRestartPolicy(String restartPolicy) { this.restartPolicy = restartPolicy; }
 
-  /** Replicas with the upstream default of 1 applied. */
+  /**
+   * Replicas with Kubeflow v1's default of 1 applied. The engine applies the kind's own default
+   * ({@link dev.stint.spi.WithReplicaDefaults}); a framework may use this for its kind's types that default to 1.
+   */
   public int replicasOrDefault() { return replicas == null ? 1 : replicas; }
 }

@@ -1,9 +1,10 @@
 package dev.stint.examples.jax;
 
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.CrdHints;
+import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaLimits;
-import dev.stint.spi.crd.CrdFinisher;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -26,17 +27,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Outcome", jsonPath = ".status.outcome", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
-// hints for CrdFinisher: upstream's scale subresource on the Workers, and upstream's column order
+// hints for the CRD finisher (stint-crd-tools): upstream's scale subresource on the Workers, upstream's column order
 @Annotations({
-    CrdFinisher.PRINTER_COLUMN_ORDER + "=State,Outcome,Age",
-    CrdFinisher.SCALE_SPEC_REPLICAS_PATH + "=.spec.jaxReplicaSpecs.Worker.replicas",
-    CrdFinisher.SCALE_STATUS_REPLICAS_PATH + "=.status.replicaStatuses.Worker.active",
-    CrdFinisher.SCALE_LABEL_SELECTOR_PATH + "=.status.replicaStatuses.Worker.selector"})
+    CrdHints.PRINTER_COLUMN_ORDER + "=State,Outcome,Age",
+    CrdHints.SCALE_SPEC_REPLICAS_PATH + "=.spec.jaxReplicaSpecs.Worker.replicas",
+    CrdHints.SCALE_STATUS_REPLICAS_PATH + "=.status.replicaStatuses.Worker.active",
+    CrdHints.SCALE_LABEL_SELECTOR_PATH + "=.status.replicaStatuses.Worker.selector"})
 // pod and service names are made from the job name, so it must be a DNS-1035 label, as upstream's webhook required
-@ValidationRule(value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
-    message = "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter "
-        + "and ending with a letter or digit)")
-@ValidationRule(value = "size(self.metadata.name) <= 63", message = "metadata.name: must be no more than 63 characters")
+@ValidationRule(value = JobRules.NAME_IS_DNS_LABEL, message = JobRules.NAME_IS_DNS_LABEL_MESSAGE)
+@ValidationRule(value = JobRules.NAME_FITS, message = JobRules.NAME_FITS_MESSAGE)
 // the limits every kind checks before any child exists, with the SPI's numbers: pods and their services are named
 // <name>-<type in lower case>-<index> (the engine's default name), a DNS-1035 label of at most 63 characters; and at
 // most ReplicaLimits.MAX_PER_JOB replicas in all (each type's maximum comes with the SPI's ReplicaSpec)

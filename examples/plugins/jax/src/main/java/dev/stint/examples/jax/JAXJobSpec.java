@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.stint.spi.TrainingJobSpec;
+import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
 import io.fabric8.generator.annotation.Required;
@@ -21,9 +22,6 @@ public class JAXJobSpec implements TrainingJobSpec {
   /** The only replica type of a JAXJob. */
   public static final String WORKER = "Worker";
 
-  /** The rules that look inside a replica's containers start from a usable template; a missing one is reported once. */
-  private static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
-      + " && has(self[t].template.spec.containers)";
 
   @JsonProperty("runPolicy")
   @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, scheduling.")
@@ -35,10 +33,11 @@ public class JAXJobSpec implements TrainingJobSpec {
   @Size(min = 1, max = 1)
   @ValidationRule(value = "self.all(t, t == 'Worker')",
       message = "spec.jaxReplicaSpecs: the replica type must be Worker")
-  @ValidationRule(value = "self.all(t, " + HAS_CONTAINERS + " && size(self[t].template.spec.containers) > 0)",
+  @ValidationRule(value = "self.all(t, " + JobRules.HAS_CONTAINERS
+      + " && size(self[t].template.spec.containers) > 0)",
       message = "spec.jaxReplicaSpecs: Worker needs template.spec.containers with at least one container")
-  @ValidationRule(value = "self.all(t, !(" + HAS_CONTAINERS + ") || self[t].template.spec.containers.exists(c, "
-      + "has(c.name) && c.name == 'jax'))",
+  @ValidationRule(value = "self.all(t, !(" + JobRules.HAS_CONTAINERS + ") || "
+      + "self[t].template.spec.containers.exists(c, has(c.name) && c.name == 'jax'))",
       message = "spec.jaxReplicaSpecs: Worker needs a container named jax in template.spec.containers")
   private Map<String, ReplicaSpec> jaxReplicaSpecs;
 

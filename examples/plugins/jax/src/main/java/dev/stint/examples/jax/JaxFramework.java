@@ -1,18 +1,16 @@
 package dev.stint.examples.jax;
 
+import dev.stint.spi.ContainerEnv;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.WithMessages;
 import dev.stint.spi.api.ReplicaSpec;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Kubeflow's JAXJob ({@code kubeflow.org/v1}) as the Kubeflow training operator v1.9 runs it, for Stint's engine:
@@ -29,7 +27,7 @@ import java.util.Objects;
  *
  * Everything else (pods, services, restarts, suspend and resume, status) is the engine's.
  */
-public class JaxFramework implements TrainingFramework<JAXJob> {
+public class JaxFramework implements TrainingFramework<JAXJob>, WithMessages<JAXJob> {
 
   static final String CONTAINER = "jax";
   static final String PORT_NAME = "jaxjob-port";
@@ -64,19 +62,13 @@ public class JaxFramework implements TrainingFramework<JAXJob> {
   /** Appends the coordinator settings to every container, after the template's own variables, in upstream's order. */
   @Override
   public void wire(JAXJob job, ReplicaId replica, Pod pod) {
-    List<EnvVar> env = List.of(
+    ContainerEnv.appendToEach(pod, List.of(
         new EnvVar("PYTHONUNBUFFERED", "1", null),
         new EnvVar("COORDINATOR_PORT", Integer.toString(coordinatorPort(job)), null),
         new EnvVar("COORDINATOR_ADDRESS", new ReplicaId(JAXJobSpec.WORKER, 0).podName(job.getMetadata().getName()),
             null),
         new EnvVar("NUM_PROCESSES", Integer.toString(processes(job)), null),
-        new EnvVar("PROCESS_ID", Integer.toString(replica.index()), null));
-    for (Container container : pod.getSpec().getContainers()) {
-      List<EnvVar> merged = container.getEnv() == null ? new ArrayList<>() : new ArrayList<>(container.getEnv());
-      // copies per container, so that a later change to one pod cannot leak into another
-      env.forEach(e -> merged.add(new EnvVar(e.getName(), e.getValue(), null)));
-      container.setEnv(merged);
-    }
+        new EnvVar("PROCESS_ID", Integer.toString(replica.index()), null)));
   }
 
   @Override
@@ -87,15 +79,8 @@ public class JaxFramework implements TrainingFramework<JAXJob> {
   /** Upstream's words: {@code JAXJob <namespace>/<name> is running.} and {@code ... successfully completed.}. */
   @Override
   public JobMessages messages(JAXJob job) {
-    JobMessages standard = TrainingFramework.super.messages(job);
-    String qualified = "JAXJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    return new JobMessages() {
-      @Override public String running() { return qualified + " is running."; }
-
-      @Override public String succeeded() { return qualified + " successfully completed."; }
-
-      @Override public String failed(String type, int count) { return standard.failed(type, count); }
-    };
+    return JobMessages.namespaced("JAXJob", job)
+        .failingAs(JobMessages.standard("JAXJob", job.getMetadata().getName()));
   }
 
   /** Replicas of every type, each defaulting to 1: the processes of the {@code jax.distributed} group. */
@@ -108,15 +93,6 @@ public class JaxFramework implements TrainingFramework<JAXJob> {
    * pods it builds, never to the stored job, so a template without the port means the default.
    */
   static int coordinatorPort(JAXJob job) {
-    ReplicaSpec worker = job.getSpec().getJaxReplicaSpecs().get(JAXJobSpec.WORKER);
-    if (worker == null || worker.getTemplate() == null || worker.getTemplate().getSpec() == null) {
-      return DEFAULT_PORT;
-    }
-    return worker.getTemplate().getSpec().getContainers().stream()
-        .filter(c -> CONTAINER.equals(c.getName()) && c.getPorts() != null)
-        .flatMap(c -> c.getPorts().stream())
-        .filter(p -> PORT_NAME.equals(p.getName()))
-        .map(ContainerPort::getContainerPort).filter(Objects::nonNull)
-        .findFirst().orElse(DEFAULT_PORT);
+    return DEFAULTS.templatePort(job.getSpec().getJaxReplicaSpecs().get(JAXJobSpec.WORKER));
   }
 }

@@ -1,0 +1,157 @@
+package dev.stint.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stint.crd.CelRuleCheck;
+import dev.stint.crd.StructuralSchemaCheck;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every kind's CRD must be, built-in or plugin: extend it with the generated file's name and add the kind's own
+ * checks (its fields, its rules) using {@link #crd()}.
+ *
+ * <ul>
+ *   <li>the copy checked in (what users {@code kubectl apply}) equals the one this build generated and finished from
+ *       the classes; {@code -Dstint.crds.update=true} refreshes it;</li>
+ *   <li>the schema is structural and keeps no unknown fields; every CEL rule iterates only bounded lists and maps;
+ *       every pod template bounds its container lists (what keeps the rules within the API server's cost budget);</li>
+ *   <li>a status subresource; the engine's columns State, Outcome, Age; the run policy's rules from the SPI; small
+ *       enough for any kind of apply.</li>
+ * </ul>
+ */
+public abstract class CrdContractTest {
+  private static final String REFRESH = "mvn -B verify -Dstint.crds.update=true";
+
+  /** The generator's file name under {@code META-INF/fabric8/}, such as {@code jaxjobs.kubeflow.org-v1.yml}. */
+  protected abstract String generatedFile();
+
+  /** The checked-in copy's file name; the generated one unless the kind serves another version than v1. */
+  protected String checkedInFile() {
+    return generatedFile();
+  }
+
+  /**
+   * Where the checked-in copy lives: {@link #checkedInFile()} in the directory named by the system property
+   * {@code stint.crds.dir}, else in {@code crds/} under the working directory (a plugin project's root, where surefire
+   * runs).
+   */
+  protected Path checkedInCrd() {
+    String dir = System.getProperty("stint.crds.dir");
+    return (dir == null ? Path.of("crds") : Path.of(dir)).resolve(checkedInFile());
+  }
+
+  /** The generated CRD, with schema lookups. */
+  protected GeneratedCrd crd() {
+    return GeneratedCrd.load(generatedFile());
+  }
+
+  /**
+   * Asserts the CRD's names and its one version, for a kind's own test of its upstream names: {@code <plural>.<group>},
+   * namespaced, and the version served and stored.
+   */
+  protected void assertNames(String group, String kind, String plural, String singular, String version) {
+    var spec = crd().crd().getSpec();
+    assertThat(crd().crd().getMetadata().getName()).isEqualTo(plural + "." + group);
+    assertThat(spec.getGroup()).isEqualTo(group);
+    assertThat(spec.getScope()).isEqualTo("Namespaced");
+    assertThat(spec.getNames().getKind()).isEqualTo(kind);
+    assertThat(spec.getNames().getPlural()).isEqualTo(plural);
+    assertThat(spec.getNames().getSingular()).isEqualTo(singular);
+    assertThat(spec.getVersions()).singleElement()
+        .satisfies(v -> assertThat(v.getName()).isEqualTo(version))
+        .satisfies(v -> assertThat(v.getServed()).isTrue())
+        .satisfies(v -> assertThat(v.getStorage()).isTrue());
+  }
+
+  @Test
+  void checkedInCrdEqualsTheGeneratedOne() throws IOException {
+    String generated = crd().yaml();
+    Path checkedIn = checkedInCrd();
+    if (Boolean.getBoolean("stint.crds.update")) {
+      Files.createDirectories(checkedIn.toAbsolutePath().getParent());
+      Files.writeString(checkedIn, generated, StandardCharsets.UTF_8);
+    }
+    assertThat(checkedIn).withFailMessage("%s is missing; create it with: %s", checkedIn, REFRESH).exists();
+    String current = Files.readString(checkedIn, StandardCharsets.UTF_8);
+    assertThat(current.equals(generated))
+        .withFailMessage("%s differs from the generated CRD (first difference at line %d); refresh it with: %s",
+            checkedIn, firstDifferentLine(current, generated), REFRESH)
+        .isTrue();
+  }
+
+  @Test
+  void schemaIsStructural() {
+    assertThat(StructuralSchemaCheck.violations(crd().root())).isEmpty();
+    assertThat(crd().yaml()).doesNotContain("x-kubernetes-preserve-unknown-fields");
+  }
+
+  @Test
+  void celRulesIterateOnlyBoundedListsAndMaps() {
+    assertThat(CelRuleCheck.violations(crd().root())).isEmpty();
+  }
+
+  @Test
+  void everyPodTemplateBoundsItsContainers() {
+    assertThat(crd().podSpecs()).isNotEmpty().allSatisfy(podSpec -> {
+      for (String list : List.of("containers", "initContainers", "ephemeralContainers")) {
+        assertThat(podSpec.getProperties().get(list).getMaxItems()).as(list).isEqualTo(64L);
+      }
+    });
+  }
+
+  @Test
+  void finisherHintsAreRemovedAndStatusIsASubresource() {
+    assertThat(crd().crd().getMetadata().getAnnotations()).as("finisher hints are removed").isNullOrEmpty();
+    assertThat(crd().crd().getSpec().getScope()).isEqualTo("Namespaced");
+    assertThat(crd().version().getServed()).isTrue();
+    assertThat(crd().version().getStorage()).isTrue();
+    assertThat(crd().version().getSubresources().getStatus()).isNotNull();
+  }
+
+  @Test
+  void printerColumnsStateOutcomeAge() {
+    assertThat(crd().version().getAdditionalPrinterColumns())
+        .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath,
+            CustomResourceColumnDefinition::getType)
+        .containsExactly(
+            Tuple.tuple("State", ".status.conditions[-1:].type", "string"),
+            Tuple.tuple("Outcome", ".status.outcome", "string"),
+            Tuple.tuple("Age", ".metadata.creationTimestamp", "date"));
+  }
+
+  @Test
+  void runPolicyRulesComeFromTheSpi() {
+    assertThat(GeneratedCrd.messages(crd().node(".spec.runPolicy")))
+        .containsExactly("spec.runPolicy.managedBy is immutable", "spec.runPolicy.managedBy is immutable");
+    assertThat(GeneratedCrd.messages(crd().node(".spec.runPolicy.schedulingPolicy")))
+        .containsExactly("spec.runPolicy.schedulingPolicy.queue is immutable");
+    JSONSchemaProps suspend = crd().node(".spec.runPolicy.suspend");
+    assertThat(suspend.getDefault().asBoolean(true)).isFalse();
+  }
+
+  @Test
+  void smallEnoughForAnyApply() {
+    byte[] json = new KubernetesSerialization().asJson(crd().crd()).getBytes(StandardCharsets.UTF_8);
+    // kubectl's client-side apply keeps the object in a 256 KiB annotation; server-side apply has no such limit
+    assertThat(json.length).isLessThan(256 * 1024);
+  }
+
+  private static int firstDifferentLine(String a, String b) {
+    List<String> left = a.lines().toList();
+    List<String> right = b.lines().toList();
+    int line = 0;
+    while (line < left.size() && line < right.size() && left.get(line).equals(right.get(line))) {
+      line++;
+    }
+    return line + 1;
+  }
+}

@@ -1,0 +1,56 @@
+package dev.stint.testkit;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+
+/** Moves pod phases on an API server the way a kubelet would, on the test's command. */
+public final class FakeKubelet {
+  private final KubernetesClient client;
+  private final String namespace;
+
+  public FakeKubelet(KubernetesClient client, String namespace) {
+    this.client = client;
+    this.namespace = namespace;
+  }
+
+  public void run(String pod) {
+    setStatus(pod, "Running", null, 0);
+  }
+
+  public void runAll(List<Pod> pods) {
+    pods.forEach(p -> run(p.getMetadata().getName()));
+  }
+
+  public void succeed(String pod) {
+    setStatus(pod, "Succeeded", 0, 0);
+  }
+
+  public void fail(String pod, int exitCode) {
+    setStatus(pod, "Failed", exitCode, 0);
+  }
+
+  /** Running, with the kubelet having restarted its containers {@code restarts} times. */
+  public void restarted(String pod, int restarts) {
+    setStatus(pod, "Running", null, restarts);
+  }
+
+  private void setStatus(String name, String phase, Integer exitCode, int restarts) {
+    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    List<ContainerStatus> statuses = pod.getSpec().getContainers().stream().map(c -> {
+      var b = new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage()).withRestartCount(restarts)
+          .withReady(exitCode == null);
+      if (exitCode == null) {
+        b.withNewState().withNewRunning().withStartedAt("2026-01-01T00:00:00Z").endRunning().endState();
+      } else {
+        b.withNewState().withNewTerminated().withExitCode(exitCode).endTerminated().endState();
+      }
+      return b.build();
+    }).toList();
+    pod.setStatus(new PodStatusBuilder().withPhase(phase).withContainerStatuses(statuses).build());
+    client.pods().inNamespace(namespace).resource(pod).updateStatus();
+  }
+}

@@ -1,0 +1,235 @@
+package dev.stint.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import dev.stint.core.decision.Action;
+import dev.stint.core.decision.Decision;
+import dev.stint.core.decision.EngineFramework;
+import dev.stint.core.decision.JobContext;
+import dev.stint.core.decision.JobDecider;
+import dev.stint.core.decision.Observed;
+import dev.stint.core.registry.MovedMethods;
+import dev.stint.spi.KubeflowLabels;
+import dev.stint.spi.ReplicaOutcomes;
+import dev.stint.spi.SupportingResource;
+import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every framework passes, built-in or plugin: extend it with the framework's constructor and a canonical
+ * sample job (the kind's upstream example), as {@code super(JaxFramework::new, Path.of("example-jaxjob.yaml"))}. It checks what the engine relies on, not what the framework wires: that the kind
+ * identifies itself, that each replica gets one pod with the engine's labels, that every name is stable (the engine
+ * creates a child only when none of that name exists), that a declared supporting resource is made, and that the
+ * framework never changes the job it is handed (the operator's cached object, shared by every reconcile).
+ */
+public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
+  private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+  private static final ReplicaOutcomes NO_OUTCOMES = new ReplicaOutcomes(Map.of());
+
+  private final Supplier<? extends TrainingFramework<J>> frameworks;
+  private final Path sample;
+
+  /**
+   * @param frameworks makes a new instance of the framework, through the constructor the operator uses
+   * @param sample the manifest of a valid job of the kind with at least two replicas, usually the kind's example
+   */
+  protected FrameworkContractTest(Supplier<? extends TrainingFramework<J>> frameworks, Path sample) {
+    this.frameworks = frameworks;
+    this.sample = sample;
+  }
+
+  /** A new instance of the framework: one per check, as each operator process has its own. */
+  protected TrainingFramework<J> framework() {
+    return frameworks.get();
+  }
+
+  /** The sample job, in namespace {@code default}, with a uid, as the API server would store it. */
+  protected J sampleJob() {
+    return sampleFrom(sample);
+  }
+
+  /** The job of a manifest file, in namespace {@code default} and with a uid, as the API server would store it. */
+  protected final J sampleFrom(Path manifest) {
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    serialization.registerKubernetesResource(framework().jobType());
+    try {
+      J job = serialization.unmarshal(Files.readString(manifest), framework().jobType());
+      job.getMetadata().setNamespace("default");
+      job.getMetadata().setUid("uid-sample");
+      return job;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A valid job for which the framework makes its supporting resources, when it declares any
+   * ({@code supportingResourceTypes()}); the sample job unless only some jobs need them (an elastic PyTorchJob's
+   * autoscaler).
+   */
+  protected J jobWithSupportingResources() {
+    return sampleJob();
+  }
+
+  /**
+   * The engine's first decision for a new job. Objects created once with content made lazily (a generated key) are
+   * observed as already there, as they are from the second pass on: their content is random by design.
+   */
+  private Decision firstDecision(TrainingFramework<J> framework, J job) {
+    List<HasMetadata> createdOnce = EngineFramework.of(framework).supportingResources(job, NO_OUTCOMES).stream()
+        .filter(r -> r.content() != null).map(SupportingResource::resource).toList();
+    return JobDecider.decide(new JobContext<>(job, framework, NOW), new Observed(List.of(), List.of(), createdOnce));
+  }
+
+  private static List<Pod> createdPods(Decision decision) {
+    return decision.actions().stream().filter(a -> a instanceof Action.CreatePod)
+        .map(a -> ((Action.CreatePod) a).pod()).toList();
+  }
+
+  @Test
+  void identifiesItself() {
+    EngineFramework<J> f = EngineFramework.of(framework());
+    assertThat(f.name()).matches("[a-z][a-z0-9-]*");
+    assertThat(HasMetadata.getGroup(f.jobType())).isNotBlank();
+    assertThat(HasMetadata.getVersion(f.jobType())).isNotBlank();
+    assertThat(f.replicaTypes()).isNotEmpty().doesNotHaveDuplicates();
+    assertThat(f.controllerName()).isNotBlank();
+    assertThat(f.defaults()).isNotNull();
+    assertThat(f.replicaTypes()).allSatisfy(type ->
+        assertThat(f.defaultRestartPolicy(type)).isIn("Always", "OnFailure", "Never", "ExitCode"));
+  }
+
+  @Test
+  void hasAPublicNoArgumentConstructorForServiceLoader() throws Exception {
+    assertThat(framework().getClass().getConstructor().newInstance().name()).isEqualTo(framework().name());
+  }
+
+  @Test
+  void acceptsItsSampleJob() {
+    assertThat(EngineFramework.of(framework()).validate(sampleJob())).isEmpty();
+    assertThat(firstDecision(framework(), sampleJob()).status().isTrue("Failed")).isFalse();
+  }
+
+  @Test
+  void sampleJobGetsOnePodPerReplicaWithTheEngineLabels() {
+    J job = sampleJob();
+    int replicas = job.getSpec().replicaSpecs().values().stream().mapToInt(ReplicaSpec::replicasOrDefault).sum();
+    List<Pod> pods = createdPods(firstDecision(framework(), job));
+    assertThat(pods).hasSize(replicas);
+    assertThat(new HashSet<>(pods.stream().map(p -> p.getMetadata().getName()).toList())).hasSize(replicas);
+    assertThat(pods).allSatisfy(p -> assertThat(p.getMetadata().getLabels())
+        .containsEntry(KubeflowLabels.OPERATOR_NAME, EngineFramework.of(framework()).controllerName())
+        .containsKey(KubeflowLabels.REPLICA_TYPE));
+  }
+
+  @Test
+  void wiringIsDeterministic() {
+    TrainingFramework<J> f = framework();
+    String first = JSON.asJson(firstDecision(f, sampleJob()).actions());
+    String second = JSON.asJson(firstDecision(f, sampleJob()).actions());
+    assertThat(second).isEqualTo(first);
+  }
+
+  /**
+   * Two framework instances (two operator replicas, or one after a restart) name every child alike: pods, services
+   * and supporting resources. Content made only when absent (a generated key) may differ; names may not.
+   */
+  @Test
+  void namesAreStableAcrossInstances() {
+    assertThat(childNames(framework(), sampleJob())).isEqualTo(childNames(framework(), sampleJob()))
+        .doesNotHaveDuplicates();
+    assertThat(childNames(framework(), jobWithSupportingResources()))
+        .isEqualTo(childNames(framework(), jobWithSupportingResources()));
+  }
+
+  @Test
+  void nothingSucceedsBeforeAnyReplicaDid() {
+    assertThat(framework().successPolicy(sampleJob()).holds(NO_OUTCOMES)).isFalse();
+  }
+
+  /** A kind that declares supporting resource types makes some, each named, of a declared kind. */
+  @Test
+  void declaredSupportingResourcesAreMadeAndNamed() {
+    EngineFramework<J> f = EngineFramework.of(framework());
+    List<SupportingResource> resources = f.supportingResources(jobWithSupportingResources(), NO_OUTCOMES);
+    if (!f.supportingResourceTypes().isEmpty()) {
+      assertThat(resources).as("supporting resources of a kind that declares %s", f.supportingResourceTypes())
+          .isNotEmpty();
+    }
+    assertThat(resources).allSatisfy(r -> {
+      assertThat(r.resource().getMetadata().getName()).isNotBlank();
+      assertThat(f.supportingResourceTypes()).contains(r.resource().getClass());
+      if (r.content() != null) {
+        HasMetadata made = r.toCreate();
+        assertThat(made.getClass()).isEqualTo(r.resource().getClass());
+        assertThat(made.getMetadata().getName()).isEqualTo(r.resource().getMetadata().getName());
+      }
+    });
+  }
+
+  /** The job a framework is handed is the operator's cached object: reading it must leave it as it was. */
+  @Test
+  void neverChangesTheJobItIsHanded() {
+    for (J job : List.of(sampleJob(), jobWithSupportingResources())) {
+      String before = JSON.asJson(job);
+      EngineFramework<J> f = EngineFramework.of(framework());
+      firstDecision(f, job);
+      f.validate(job);
+      f.successPolicy(job).holds(NO_OUTCOMES);
+      f.supportingResources(job, NO_OUTCOMES).forEach(SupportingResource::toCreate);
+      f.messages(job).running();
+      assertThat(JSON.asJson(job)).as("the job after the framework read it").isEqualTo(before);
+    }
+  }
+
+  /** SPI 2.0 moved optional methods to capability interfaces; one declared without its interface is never called. */
+  @Test
+  void declaresNoMethodTheEngineWouldIgnore() {
+    assertThat(MovedMethods.missedBy(framework().getClass())).isEmpty();
+  }
+
+  /**
+   * A framework compiles against the SPI alone (the operator gives a plugin no other Stint class): its package uses no
+   * Stint package but {@code dev.stint.spi}.
+   */
+  @Test
+  void seesNoStintModuleButTheSpi() {
+    String own = framework().getClass().getPackageName();
+    JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages(own);
+    ArchRuleDefinition.noClasses().that().resideInAPackage(own + "..")
+        .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.stint..")
+            .and(DescribedPredicate.not(JavaClass.Predicates.resideInAnyPackage("dev.stint.spi..", own + ".."))))
+        .because("the operator loads a framework with the SPI and nothing else of Stint")
+        .check(classes);
+  }
+
+  private List<String> childNames(TrainingFramework<J> f, J job) {
+    List<String> names = new java.util.ArrayList<>(createdPods(firstDecision(f, job)).stream()
+        .map(p -> "Pod/" + p.getMetadata().getName()).toList());
+    EngineFramework.of(f).supportingResources(job, NO_OUTCOMES)
+        .forEach(r -> names.add(r.resource().getKind() + "/" + r.resource().getMetadata().getName()));
+    return names;
+  }
+}

@@ -1,0 +1,112 @@
+package dev.stint.testkit;
+
+import dev.stint.core.StintOperator;
+import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.spi.TrainingFramework;
+import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * A framework run end to end by Stint's engine on the fabric8 CRUD mock server (a fresh one per test), with a
+ * {@link FakeKubelet} to move pod phases: extend it with the framework, create jobs with {@link #client}, and assert
+ * on pods, services and status. The kind's CRD is the one this build generated, so its schema applies.
+ *
+ * @param <J> the kind's custom resource class
+ */
+@EnableKubernetesMockClient(crud = true)
+public abstract class FrameworkOnMockServerTest<J extends TrainingJob<?>> {
+  /** The namespace every job and child of these tests lives in. */
+  protected static final String NAMESPACE = "default";
+
+  /** Set by the mock server extension. */
+  protected KubernetesClient client;
+  /** Set by the mock server extension. */
+  protected KubernetesMockServer server;
+  protected StintOperator operator;
+  protected FakeKubelet kubelet;
+  private Class<J> jobType;
+
+  /** A new instance of the framework under test. */
+  protected abstract TrainingFramework<J> framework();
+
+  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
+  @BeforeAll
+  static void patientOnALoadedMachine() {
+    Awaitility.setDefaultTimeout(Duration.ofSeconds(60));
+  }
+
+  @BeforeEach
+  void startTheOperator() {
+    TrainingFramework<J> framework = framework();
+    jobType = framework.jobType();
+    client.apiextensions().v1().customResourceDefinitions()
+        .resource(GeneratedCrd.load(HasMetadata.getFullResourceName(jobType) + "-v1.yml").crd()).create();
+    kubelet = new FakeKubelet(client, NAMESPACE);
+    operator = StintOperator.builder(client, FrameworkRegistry.of(framework))
+        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
+    operator.start();
+  }
+
+  @AfterEach
+  void stopTheOperator() {
+    operator.stop();
+    MockServerShutdown.quietly(server);
+  }
+
+  /** The job's status, empty while it has none. */
+  protected JobStatus status(String job) {
+    J found = client.resources(jobType).inNamespace(NAMESPACE).withName(job).get();
+    return found == null || found.getStatus() == null ? new JobStatus() : found.getStatus();
+  }
+
+  /** The job's conditions as {@code Type=Status/Reason: message}, in order. */
+  protected List<String> conditions(String job) {
+    JobStatus s = status(job);
+    return s.getConditions() == null ? List.of() : s.getConditions().stream()
+        .map(c -> c.getType() + "=" + c.getStatus() + "/" + c.getReason() + ": " + c.getMessage()).toList();
+  }
+
+  /** The job's pods, found by the engine's {@code training.kubeflow.org/job-name} label. */
+  protected List<Pod> pods(String job) {
+    return client.pods().inNamespace(NAMESPACE).withLabel("training.kubeflow.org/job-name", job).list().getItems();
+  }
+
+  /** The names of the job's pods, sorted. */
+  protected List<String> podNames(String job) {
+    return pods(job).stream().map(p -> p.getMetadata().getName()).sorted().toList();
+  }
+
+  /**
+   * Suspends or resumes a job as {@code kubectl patch --type merge} does: with no resource version, so the
+   * operator's status writes cannot make it conflict.
+   */
+  protected void suspend(String job, boolean suspend) {
+    client.resources(jobType).inNamespace(NAMESPACE).withName(job)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":" + suspend + "}}}");
+  }
+
+  /** A pod by name, or null. */
+  protected Pod pod(String name) {
+    return client.pods().inNamespace(NAMESPACE).withName(name).get();
+  }
+
+  /** The first container's environment as {@code NAME=value}. */
+  protected static List<String> env(Pod pod) {
+    Container c = pod.getSpec().getContainers().get(0);
+    return c.getEnv().stream().map(e -> e.getName() + "=" + e.getValue()).toList();
+  }
+}
