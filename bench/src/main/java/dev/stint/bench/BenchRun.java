@@ -61,10 +61,11 @@ final class BenchRun {
         }
         Path log = o.out.resolve("runs").resolve(o.operator + "-" + o.n + "-operator.log");
         Files.createDirectories(log.getParent());
+        long operatorStart = Time.now();
         try (OperatorProcess operator = OperatorProcess.start(o.operatorCommand, log)) {
           probe.operatorPid(operator.pid());
           result.environment.put("operatorLog", log.toString());
-          warmUp(client, driver, sampler);
+          warmUp(client, driver, operator, operatorStart);
           withOperator(client, driver, probe, scenarios, sampler, operator);
           if (!operator.alive()) {
             result.notes.add("the operator process died during the run; see " + log);
@@ -95,12 +96,24 @@ final class BenchRun {
     }
   }
 
-  private void warmUp(KubernetesClient client, Driver driver, Sampler sampler) {
+  /**
+   * Creates a job as soon as the operator process started and waits for it to run. Records when the operator first
+   * wrote its status, from the process start (the start-up an upgrade or restart costs: JVM, informers' first
+   * lists, first reconcile), the operator's CPU seconds until then, and when the job ran.
+   */
+  private void warmUp(KubernetesClient client, Driver driver, OperatorProcess operator, long operatorStart) {
     String ns = namespace(client, "bench-warmup");
     long start = Time.now();
     try (Tracker t = new Tracker(client, ns)) {
+      t.watch("reconciled", v -> v.reconciled);
       t.watch("running", v -> v.running);
       driver.createJob(Manifests.pytorchJob(ns, "warmup", o.workers, Map.of()));
+      if (t.await("reconciled", List.of("warmup"), WARMUP_TIMEOUT_MILLIS)) {
+        double cpu = ProcStats.read(operator.pid()).cpuSeconds();
+        long at = t.reached("reconciled").get("warmup");
+        result.environment.put("operatorFirstReconcileSeconds", Double.toString(Time.seconds(at - operatorStart)));
+        result.environment.put("operatorStartupCpuSeconds", Double.toString(Probe.round(cpu)));
+      }
       if (!t.await("running", List.of("warmup"), WARMUP_TIMEOUT_MILLIS)) {
         throw new IllegalStateException("the operator did not bring a warm-up job to Running=True within "
             + WARMUP_TIMEOUT_MILLIS / 1000 + " s; see its log");

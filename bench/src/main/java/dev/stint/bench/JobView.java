@@ -12,6 +12,8 @@ import java.util.Map;
 final class JobView {
   final String name;
   boolean exists;
+  /** The operator wrote a status: it has reconciled the job at least once. */
+  boolean reconciled;
   boolean running;
   boolean suspended;
   boolean succeeded;
@@ -32,6 +34,7 @@ final class JobView {
   void updateJob(GenericKubernetesResource job) {
     exists = true;
     Map<String, Object> status = map(job.getAdditionalProperties().get("status"));
+    reconciled = !status.isEmpty();
     running = condition(status, "Running");
     suspended = condition(status, "Suspended");
     succeeded = condition(status, "Succeeded");

@@ -44,6 +44,8 @@ final class ReportMarkdown {
       new Metric("complete: pods done -> Succeeded p99 (s)", r -> p99(r, "complete", "podsDoneToSucceeded")),
       new Metric("churn: Running p99 (s)", r -> p99(r, "churn", "running")),
       new Metric("churn: pods done -> Succeeded p99 (s)", r -> p99(r, "churn", "podsDoneToSucceeded")),
+      new Metric("operator start -> first reconcile (s)", r -> env(r, "operatorFirstReconcileSeconds")),
+      new Metric("operator CPU until its first reconcile (s)", r -> env(r, "operatorStartupCpuSeconds")),
       new Metric("operator peak RSS (MiB)", Targets::peakRss),
       new Metric("operator CPU, all scenarios (s)", ReportMarkdown::cpu),
       new Metric("API requests per job, burst", r -> perJob(r.scenario("burst"))),
@@ -236,6 +238,12 @@ final class ReportMarkdown {
   private static double cpu(RunResult r) {
     return r.scenarios.stream().filter(s -> s.operatorCpuSeconds != null).mapToDouble(s -> s.operatorCpuSeconds)
         .sum();
+  }
+
+  /** A number the run recorded in its environment, NaN when it did not. */
+  private static double env(RunResult r, String key) {
+    String v = r.environment.get(key);
+    return v == null ? Double.NaN : Double.parseDouble(v);
   }
 
   private static double perJob(ScenarioResult s) {

@@ -35,6 +35,7 @@ public final class ActionApplier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ActionApplier.class);
 
   private final KubernetesClient client;
+  private final LeanWrites lean;
   /**
    * Threads for the concurrent part of a batch; the reconcile thread itself does one action of each. Bounded: the
    * client multiplexes every request over one HTTP/2 connection, and the API server refuses streams beyond its limit
@@ -46,6 +47,7 @@ public final class ActionApplier implements AutoCloseable {
 
   public ActionApplier(KubernetesClient client) {
     this.client = client;
+    this.lean = new LeanWrites(client);
     AtomicInteger n = new AtomicInteger();
     this.pool = Executors.newFixedThreadPool(POOL_THREADS, r -> {
       Thread t = new Thread(r, "stint-actions-" + n.incrementAndGet());
@@ -182,7 +184,7 @@ public final class ActionApplier implements AutoCloseable {
 
   private void applyOne(HasMetadata job, String ns, Action action, EventRecorder events) {
     if (action instanceof Action.CreatePod a) {
-      if (create(job, "Pod", a.name(), () -> client.pods().inNamespace(ns).resource(a.pod()).create(),
+      if (create(job, "Pod", a.name(), () -> lean.create(ns, "pods", a.pod()),
           () -> client.pods().inNamespace(ns).withName(a.name()).get())) {
         events.normal(job, "SuccessfulCreatePod", "Created pod: " + a.name());
       }
@@ -192,12 +194,12 @@ public final class ActionApplier implements AutoCloseable {
         events.normal(job, "SuccessfulDeletePod", "Deleted pod: " + a.name());
       }
     } else if (action instanceof Action.CreateService a) {
-      if (create(job, "Service", a.name(), () -> client.services().inNamespace(ns).resource(a.service()).create(),
+      if (create(job, "Service", a.name(), () -> lean.create(ns, "services", a.service()),
           () -> client.services().inNamespace(ns).withName(a.name()).get())) {
         events.normal(job, "SuccessfulCreateService", "Created service: " + a.name());
       }
     } else if (action instanceof Action.DeleteService a) {
-      delete(() -> client.services().inNamespace(ns).withName(a.name()).delete());
+      delete(() -> lean.delete(ns, "services", a.name(), null));
     } else if (action instanceof Action.ApplyResource a) {
       applyResource(job, ns, a.resource(), a.replacing());
     } else if (action instanceof Action.DeleteResource a) {
@@ -210,11 +212,11 @@ public final class ActionApplier implements AutoCloseable {
 
   private boolean deletePod(String ns, Action.DeletePod a) {
     if (a.resourceVersion() == null) {
-      return delete(() -> client.pods().inNamespace(ns).withName(a.name()).delete());
+      return delete(() -> lean.delete(ns, "pods", a.name(), null));
     }
     try {
-      return !client.pods().inNamespace(ns).withName(a.name()).lockResourceVersion(a.resourceVersion()).delete()
-          .isEmpty();
+      lean.delete(ns, "pods", a.name(), a.resourceVersion());
+      return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404 || e.getCode() == 409) {
         return false; // gone, or changed since it was observed (it may have ended): the next pass judges it again
@@ -294,9 +296,11 @@ public final class ActionApplier implements AutoCloseable {
     return owner.getKind() + " " + owner.getName() + " (uid " + owner.getUid() + ")";
   }
 
-  private static boolean delete(Supplier<List<?>> call) {
+  /** Runs a deletion; whether it deleted something, false when it was gone already (404). */
+  private static boolean delete(Runnable call) {
     try {
-      return !call.get().isEmpty();
+      call.run(); // fabric8's typed delete answers a 404 with an empty list, the lean one with the 404
+      return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return false;

@@ -52,7 +52,7 @@ public final class EventRecorder implements AutoCloseable {
   static final String FAILED = "stint.events.failed";
   static final String DROPPED = "stint.events.dropped";
 
-  private final KubernetesClient client;
+  private final LeanWrites lean;
   private final Clock clock;
   private final String component;
   private final BlockingQueue<Event> queue;
@@ -71,7 +71,7 @@ public final class EventRecorder implements AutoCloseable {
   /** With a queue capacity and a number of sender threads of its own (tests: 0 senders, to read the queue order). */
   EventRecorder(KubernetesClient client, Clock clock, String component, MeterRegistry meters, int capacity,
                 int senderThreads) {
-    this.client = client;
+    this.lean = new LeanWrites(client);
     this.meters = meters;
     this.clock = clock;
     this.component = component;
@@ -163,7 +163,7 @@ public final class EventRecorder implements AutoCloseable {
         continue;
       }
       try {
-        client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+        lean.create(event.getMetadata().getNamespace(), "events", event);
         count(SENT, "Events the API server accepted", event.getInvolvedObject().getKind());
       } catch (KubernetesClientException e) {
         count(FAILED, "Events the API server refused or could not be sent", event.getInvolvedObject().getKind());

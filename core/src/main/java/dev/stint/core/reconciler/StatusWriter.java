@@ -5,8 +5,6 @@ import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,7 +26,7 @@ final class StatusWriter {
 
   private final KubernetesClient client;
   private final boolean serverSideApply;
-  private final String fieldManager;
+  private final StatusApply apply;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
   /** The last status written per job, to tell our own writes from another client's in the job's watch events. */
   private final Map<String, JobStatus> lastWritten = new ConcurrentHashMap<>();
@@ -36,7 +34,7 @@ final class StatusWriter {
   StatusWriter(KubernetesClient client, boolean serverSideApply, String fieldManager) {
     this.client = client;
     this.serverSideApply = serverSideApply;
-    this.fieldManager = fieldManager;
+    this.apply = new StatusApply(client, fieldManager);
   }
 
   /** The job with the freshest status we know: its own, or the one we wrote if the cache has not caught up. */
@@ -75,12 +73,9 @@ final class StatusWriter {
     meta.setNamespace(job.getMetadata().getNamespace());
     patch.setMetadata(meta);
     setStatus(patch, status);
-    var resource = client.resources(type).inNamespace(meta.getNamespace()).withName(meta.getName());
-    J result = serverSideApply
-        ? resource.subresource("status").patch(new PatchContext.Builder().withFieldManager(fieldManager)
-            .withForce(true).withPatchType(PatchType.SERVER_SIDE_APPLY).build(), withExplicitZeros(patch))
-        : client.resource(patch).updateStatus();
-    long version = parse(result.getMetadata().getResourceVersion());
+    long version = parse(serverSideApply
+        ? apply.apply(type, meta.getNamespace(), meta.getName(), withExplicitZeros(patch))
+        : client.resource(patch).updateStatus().getMetadata().getResourceVersion());
     JobStatus copy = status.copy();
     lastWritten.put(job.getMetadata().getUid(), copy);
     if (version >= 0) {

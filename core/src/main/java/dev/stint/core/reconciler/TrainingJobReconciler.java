@@ -72,6 +72,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final EngineSettings settings;
   private final JobLifecycleMetrics lifecycle;
   private final RetryingJobs retrying = new RetryingJobs();
+  private final DeletionsInFlight deletions = new DeletionsInFlight();
   private final KueueLink<J> kueue;
 
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
@@ -183,13 +184,14 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
   /** Jobs this reconciler keeps something about: statuses it wrote that the cache has yet to show, retries. */
   public int remembered() {
-    return statusWriter.remembered() + retrying.size();
+    return statusWriter.remembered() + retrying.size() + deletions.size();
   }
 
   /** The job's uid left the cluster: drop what is kept about it, so memory does not grow with deleted jobs. */
   public void forget(String uid) {
     statusWriter.forget(uid);
     retrying.forget(uid);
+    deletions.forget(uid);
     lifecycle.forget(uid);
     kueue.jobGone(uid);
   }
@@ -371,7 +373,10 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     if (statusFirst) {
       statusWriter.write(job, status, jobType);
     }
-    applier.apply(job, ActionApplier.beforeStatus(decision.actions()), events, !observed.pods().isEmpty());
+    String uid = job.getMetadata().getUid();
+    List<Action> before = deletions.unsent(uid, ActionApplier.beforeStatus(decision.actions()), observed.pods());
+    applier.apply(job, before, events, !observed.pods().isEmpty());
+    deletions.sent(uid, before, observed.pods());
     if (write && !statusFirst) {
       statusWriter.write(job, status, jobType);
     }
@@ -381,7 +386,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         status, observed.pods().size(), decidedAt);
     applier.apply(job, ActionApplier.afterStatus(decision.actions()), events);
     kueue.sync(job, queueing, status, observed.pods(), decidedAt);
-    if (retrying.recovered(job.getMetadata().getUid())) {
+    if (retrying.recovered(uid)) {
       LOG.info("The API server accepts the job's changes again");
     }
     UpdateControl<J> control = UpdateControl.noUpdate();
