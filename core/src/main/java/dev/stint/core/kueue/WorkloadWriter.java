@@ -79,8 +79,12 @@ public final class WorkloadWriter implements AutoCloseable {
     } else if (write instanceof WorkloadWrite.Adopt adopt) {
       adopt(job, framework, adopt.name());
     } else if (write instanceof WorkloadWrite.SetQueueing queueing) {
+      Map<String, Object> spec = queueingSpec(workload, queueing);
+      if (spec.isEmpty()) {
+        return; // a class that does not exist: said when the Workload was made, and at debug level since
+      }
       workloads.withName(workload.name()).patch(PatchContext.of(PatchType.JSON_MERGE),
-          json(queueingPatch(workload, queueing)));
+          json(Map.of("metadata", Map.of("resourceVersion", workload.resourceVersion()), "spec", spec)));
       LOG.info("Workload {} follows the job: queue {}, priority class {}", workload.name(),
           queueing.queueName() == null ? "unchanged" : queueing.queueName(),
           queueing.workloadPriorityClass() == null ? "unchanged" : queueing.workloadPriorityClass());
@@ -108,8 +112,8 @@ public final class WorkloadWriter implements AutoCloseable {
     }
   }
 
-  /** The merge patch of a queue or priority-class change, locked by the resource version observed. */
-  private Map<String, Object> queueingPatch(WorkloadView workload, WorkloadWrite.SetQueueing queueing) {
+  /** The spec fields of a queue or priority-class change; empty when there is nothing to write. */
+  private Map<String, Object> queueingSpec(WorkloadView workload, WorkloadWrite.SetQueueing queueing) {
     Map<String, Object> spec = new LinkedHashMap<>();
     if (queueing.queueName() != null) {
       spec.put("queueName", queueing.queueName());
@@ -120,9 +124,9 @@ public final class WorkloadWriter implements AutoCloseable {
       spec.put("priorityClassRef", Map.of("group", KueueApi.GROUP, "kind", "WorkloadPriorityClass", "name", name));
       spec.put("priority", value);
     } else if (name != null) {
-      LOG.warn("WorkloadPriorityClass {} not found: Workload {} keeps its priority", name, workload.name());
+      LOG.debug("WorkloadPriorityClass {} not found: Workload {} keeps its priority", name, workload.name());
     }
-    return Map.of("metadata", Map.of("resourceVersion", workload.resourceVersion()), "spec", spec);
+    return spec;
   }
 
   /** Makes the prebuilt Workload the job's, if it is there and no other object controls it. */
