@@ -322,9 +322,10 @@ public final class WorkloadWriter implements AutoCloseable {
       return false;
     }
     try {
-      HasMetadata job = client.resources(jobType).inNamespace(workload.getMetadata().getNamespace())
-          .withName(owner.name()).get();
-      return job != null && owner.uid() != null && owner.uid().equals(job.getMetadata().getUid());
+      // a list by name, not a get: the operator's role lists its kinds (informers) and needs no get on them
+      return client.resources(jobType).inNamespace(workload.getMetadata().getNamespace())
+          .withField("metadata.name", owner.name()).list().getItems().stream()
+          .anyMatch(job -> owner.uid() != null && owner.uid().equals(job.getMetadata().getUid()));
     } catch (KubernetesClientException e) {
       LOG.warn("Workload {}/{} kept: its job could not be read ({})", workload.getMetadata().getNamespace(),
           workload.getMetadata().getName(), e.getMessage());
