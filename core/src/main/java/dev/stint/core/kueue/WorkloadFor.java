@@ -188,15 +188,16 @@ public final class WorkloadFor {
   /** One podSet per replica type; {@code minCount} on the first that can run with fewer (Kueue allows one). */
   private static <J extends TrainingJob<?>> List<Map<String, Object>> podSets(J job, TrainingFramework<J> framework) {
     List<Map<String, Object>> podSets = new ArrayList<>();
+    EngineFramework<J> engine = EngineFramework.of(framework); // probes the capabilities once, not per podSet
     boolean minCountSet = false;
     for (Map.Entry<String, ReplicaSpec> entry : orderedSpecs(job, framework).entrySet()) {
       String type = entry.getKey();
       ReplicaSpec spec = entry.getValue();
-      int count = spec.getReplicas() == null ? EngineFramework.of(framework).defaultReplicas(type) : spec.getReplicas();
+      int count = spec.getReplicas() == null ? engine.defaultReplicas(type) : spec.getReplicas();
       Map<String, Object> podSet = new LinkedHashMap<>();
       podSet.put("name", type.toLowerCase(Locale.ROOT));
       podSet.put("count", count);
-      OptionalInt min = EngineFramework.of(framework).minReplicas(job, type);
+      OptionalInt min = engine.minReplicas(job, type);
       if (!minCountSet && min.isPresent() && min.getAsInt() >= 1 && min.getAsInt() < count) {
         podSet.put("minCount", min.getAsInt());
         minCountSet = true;
