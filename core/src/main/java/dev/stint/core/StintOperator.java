@@ -268,6 +268,8 @@ public final class StintOperator implements AutoCloseable {
           // the reconciler never changes the job it is given (the SPI says so to frameworks); JOSDK's default deep
           // copy of it before every reconcile, through JSON, was a tenth of the operator's CPU (docs/benchmarks.md)
           .withResourceCloner(new SharedResourceCloner())
+          // the status writer's recent updates stay cached until the watch shows a version at least as new
+          .withParseResourceVersions(true)
           .withCacheSyncTimeout(Duration.ofMinutes(2))
           .withStopOnInformerErrorDuringStartup(stopOnInformerError)
           .withLeaderElectionConfiguration(leaderElection == null ? null : role.following(leaderElection))

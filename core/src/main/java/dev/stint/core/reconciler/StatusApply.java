@@ -13,9 +13,9 @@ import java.io.IOException;
  *
  * <p>fabric8's typed patch costs twice what the write needs: with no object in hand it first GETs the job (one more
  * request per status write), and it parses the answer, the whole job with its pod templates, into objects. The
- * engine needs neither: it knows the job, and of the answer only the new resource version
- * ({@link StatusWriter#freshest}). So the patch goes out as a {@link LeanWrites} request, which asks for the job's
- * metadata only, and a streaming parser reads {@code metadata.resourceVersion} from it.
+ * engine needs neither: it knows the job, and of the answer only the new resource version, under which
+ * {@link StatusWriter} caches the job as written. So the patch goes out as a {@link LeanWrites} request, which asks
+ * for the job's metadata only, and a streaming parser reads {@code metadata.resourceVersion} from it.
  */
 final class StatusApply {
   private static final JsonFactory JSON = new JsonFactory();

@@ -3,8 +3,11 @@ package dev.stint.core.reconciler;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,21 +16,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * Writes job status through the {@code /status} subresource and keeps reads after it consistent.
  *
  * <p>The informer cache lags behind our own writes; a reconcile that runs in between would decide on the status before
- * the write (emitting events twice, losing counters). So the writer remembers what it wrote, with the resource version
- * the API server gave it, and hands that status back while the cache still shows an older version. Resource versions
- * are compared as numbers, as etcd-backed API servers issue them; one that is not a number disables the check.
+ * the write (emitting events twice, losing counters). So the job as written, with the resource version the API server
+ * gave it, goes into JOSDK's cache of recent updates ({@code ControllerEventSource#handleRecentResourceUpdate}, what
+ * its {@code PrimaryUpdateAndCacheUtils} do after their write), which JOSDK serves to the next reconcile until the
+ * watch shows that version or a later one. The operator has JOSDK compare resource versions as numbers, as
+ * etcd-backed API servers issue them. The write itself is not the utility's: that one locks on the resource version
+ * (a user's concurrent {@code kubectl patch} would cost a retry and a GET), serializes the object (so it cannot state
+ * the zero counts that take a field back, see {@link #withExplicitZeros}) and parses the whole job from the answer.
  *
  * <p>Production uses server-side apply (lists are replaced whole, fields we stop writing, such as a count that dropped
  * to zero, are removed). The fabric8 mock server has no server-side apply, so there the status is replaced whole by a
  * PUT without resource version, which the mock accepts unconditionally.
  */
 final class StatusWriter {
-  private record Written(long resourceVersion, JobStatus status) { }
-
   private final KubernetesClient client;
   private final boolean serverSideApply;
   private final StatusApply apply;
-  private final Map<String, Written> written = new ConcurrentHashMap<>();
   /** The last status written per job, to tell our own writes from another client's in the job's watch events. */
   private final Map<String, JobStatus> lastWritten = new ConcurrentHashMap<>();
 
@@ -35,21 +39,6 @@ final class StatusWriter {
     this.client = client;
     this.serverSideApply = serverSideApply;
     this.apply = new StatusApply(client, fieldManager);
-  }
-
-  /** The job with the freshest status we know: its own, or the one we wrote if the cache has not caught up. */
-  <J extends TrainingJob<?>> J freshest(J job) {
-    String uid = job.getMetadata().getUid();
-    Written mine = written.get(uid);
-    if (mine == null) {
-      return job;
-    }
-    long seen = parse(job.getMetadata().getResourceVersion());
-    if (seen < 0 || seen > mine.resourceVersion()) {
-      written.remove(uid, mine);
-      return job;
-    }
-    return withStatus(job, mine.status().copy());
   }
 
   /**
@@ -65,21 +54,27 @@ final class StatusWriter {
     return copy;
   }
 
-  /** Writes the status of a job; returns nothing, records what was written. */
-  <J extends TrainingJob<?>> void write(J job, JobStatus status, Class<J> type) {
+  /**
+   * Writes the status of a job and hands the job as written to JOSDK's cache of recent updates, so that the next
+   * reconcile decides on it even before the watch delivers it.
+   */
+  <J extends TrainingJob<?>> void write(J job, JobStatus status, Class<J> type, Context<J> context) {
     J patch = newInstance(type);
     ObjectMeta meta = new ObjectMeta();
     meta.setName(job.getMetadata().getName());
     meta.setNamespace(job.getMetadata().getNamespace());
     patch.setMetadata(meta);
     setStatus(patch, status);
-    long version = parse(serverSideApply
+    String version = serverSideApply
         ? apply.apply(type, meta.getNamespace(), meta.getName(), withExplicitZeros(patch))
-        : client.resource(patch).updateStatus().getMetadata().getResourceVersion());
+        : client.resource(patch).updateStatus().getMetadata().getResourceVersion();
     JobStatus copy = status.copy();
     lastWritten.put(job.getMetadata().getUid(), copy);
-    if (version >= 0) {
-      written.put(job.getMetadata().getUid(), new Written(version, copy));
+    if (version != null) {
+      J written = withStatus(job, copy);
+      written.setMetadata(new ObjectMetaBuilder(job.getMetadata()).withResourceVersion(version).build());
+      context.eventSourceRetriever().getControllerEventSource()
+          .handleRecentResourceUpdate(ResourceID.fromResource(job), written, job);
     }
   }
 
@@ -114,20 +109,11 @@ final class StatusWriter {
 
   /** Drops what was written for a job that is gone. */
   void forget(String uid) {
-    written.remove(uid);
     lastWritten.remove(uid);
   }
 
   int remembered() {
-    return written.size() + lastWritten.size();
-  }
-
-  private static long parse(String resourceVersion) {
-    try {
-      return resourceVersion == null ? -1 : Long.parseLong(resourceVersion);
-    } catch (NumberFormatException e) {
-      return -1;
-    }
+    return lastWritten.size();
   }
 
   @SuppressWarnings("unchecked")

@@ -148,8 +148,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   }
 
   @Override
-  public UpdateControl<J> reconcile(J cached, Context<J> context) {
-    J job = statusWriter.freshest(cached);
+  public UpdateControl<J> reconcile(J job, Context<J> context) {
     try (JobLogContext logContext = JobLogContext.of(kind, job)) {
       Instant decidedAt = clock.instant();
       Observed observed = observe(job, context);
@@ -160,7 +159,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       } catch (FrameworkFailure e) {
         decision = frameworkFailed(job, e, observed, decidedAt);
       }
-      return actOrFail(job, decision, observed, queueing, decidedAt);
+      return actOrFail(job, decision, observed, queueing, decidedAt, context);
     } finally {
       forgetIfGone(job, context);
     }
@@ -215,23 +214,24 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
    * job says so in a {@code ReplicaFailure} condition and one event per distinct cause.
    */
   private UpdateControl<J> actOrFail(J job, Decision decision, Observed observed, KueueLink.Followed queueing,
-                                     Instant now) {
+                                     Instant now, Context<J> context) {
     Decision current = decision;
     try {
       try {
-        return act(job, current, observed, queueing, now);
+        return act(job, current, observed, queueing, now, context);
       } catch (ChildRefused e) {
         lifecycle.failedToCreate(kind);
         current = withCleanup(job, JobDecider.failedToCreate(job, e.getMessage(), now), observed, now);
       } catch (FrameworkFailure e) {
         current = frameworkFailed(job, e, observed, now);
       }
-      return act(job, current, observed, queueing, now); // a failed job's decision creates nothing, so cannot fail so again
+      // a failed job's decision creates nothing, so cannot fail so again
+      return act(job, current, observed, queueing, now, context);
     } catch (KubernetesClientException e) {
       if (stopping(e)) {
         throw e; // the operator is stopping: not the API server's refusal
       }
-      return retryLater(job, current, e, now);
+      return retryLater(job, current, e, now, context);
     }
   }
 
@@ -258,7 +258,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     return withCleanup(job, JobDecider.failedByFramework(job, e.getMessage(), now), observed, now);
   }
 
-  private UpdateControl<J> retryLater(J job, Decision decision, KubernetesClientException e, Instant now) {
+  private UpdateControl<J> retryLater(J job, Decision decision, KubernetesClientException e, Instant now,
+                                     Context<J> context) {
     ApiRefusal refusal = ApiRefusal.of(e);
     RetryingJobs.Attempt attempt = retrying.refused(job.getMetadata().getUid(), refusal);
     lifecycle.retried(kind);
@@ -274,7 +275,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       JobStatus status = RetryCondition.with(decision.status(), kind, refusal.cause(), message, now);
       if (!status.equals(job.getStatus())) {
         try {
-          statusWriter.write(job, status, jobType);
+          statusWriter.write(job, status, jobType, context);
           // the pass's own transitions (Created, ...) are in the status written: their events go with it
           decision.events().forEach(transition -> events.record(job, transition));
         } catch (KubernetesClientException again) {
@@ -355,7 +356,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   }
 
   private UpdateControl<J> act(J job, Decision decision, Observed observed, KueueLink.Followed queueing,
-                               Instant decidedAt) {
+                               Instant decidedAt, Context<J> context) {
     if (decision.status() == null) {
       if (queueing.dispatched() && job.getMetadata().getDeletionTimestamp() == null) {
         kueue.sync(job, queueing, null, observed.pods(), decidedAt); // its manager-side Workload, nothing more
@@ -371,14 +372,14 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     boolean statusFirst = write && (job.getStatus() == null || job.getStatus().condition("Created").isEmpty())
         && decision.actions().stream().filter(a -> a instanceof Action.CreatePod).count() > ActionApplier.MAX_WAVE;
     if (statusFirst) {
-      statusWriter.write(job, status, jobType);
+      statusWriter.write(job, status, jobType, context);
     }
     String uid = job.getMetadata().getUid();
     List<Action> before = deletions.unsent(uid, ActionApplier.beforeStatus(decision.actions()), observed.pods());
     applier.apply(job, before, events, !observed.pods().isEmpty());
     deletions.sent(uid, before, observed.pods());
     if (write && !statusFirst) {
-      statusWriter.write(job, status, jobType);
+      statusWriter.write(job, status, jobType, context);
     }
     // the events tell of the status transitions just written: recorded with them, even if a later action fails
     decision.events().forEach(e -> events.record(job, e));
