@@ -3,13 +3,13 @@ package dev.stint.mpi;
 import dev.stint.core.decision.JobLabels;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.testkit.ReplicaFixtures;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -57,10 +57,7 @@ final class TestMPIJobs {
 
   /** Changes the template of a replica type added before. */
   TestMPIJobs template(String type, Consumer<PodSpecBuilder> change) {
-    ReplicaSpec replica = replicas.get(type);
-    PodSpecBuilder builder = new PodSpecBuilder(replica.getTemplate().getSpec());
-    change.accept(builder);
-    replica.getTemplate().setSpec(builder.build());
+    ReplicaFixtures.editTemplate(replicas.get(type), change);
     return this;
   }
 
@@ -85,12 +82,7 @@ final class TestMPIJobs {
   }
 
   private static ReplicaSpec replicaSpec(Integer count, String container) {
-    ReplicaSpec replica = new ReplicaSpec();
-    replica.setReplicas(count);
-    replica.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
-        .addNewContainer().withName(container).withImage(IMAGE).endContainer()
-        .endSpec().build());
-    return replica;
+    return ReplicaFixtures.replicaSpec(count, container, IMAGE);
   }
 
   /** The pod of one replica as the engine passes it to {@code wire()}: the template copied, named and labelled. */

@@ -2,19 +2,13 @@ package dev.stint.pytorch;
 
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaSpec;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
-import java.util.ArrayList;
+import dev.stint.testkit.ReplicaFixtures;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -56,21 +50,13 @@ final class TestPyTorchJobs {
 
   /** A replica type with an explicit replica count and a template of one {@code pytorch} container. */
   TestPyTorchJobs replicaType(String type, Integer replicas) {
-    ReplicaSpec spec = new ReplicaSpec();
-    spec.setReplicas(replicas);
-    spec.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
-        .addNewContainer().withName(PyTorchEnv.CONTAINER).withImage(IMAGE).endContainer()
-        .endSpec().build());
-    this.replicas.put(type, spec);
+    this.replicas.put(type, ReplicaFixtures.replicaSpec(replicas, PyTorchEnv.CONTAINER, IMAGE));
     return this;
   }
 
   /** Changes the template of a replica type added before. */
   TestPyTorchJobs template(String type, Consumer<PodSpecBuilder> change) {
-    ReplicaSpec spec = replicas.get(type);
-    PodSpecBuilder builder = new PodSpecBuilder(spec.getTemplate().getSpec());
-    change.accept(builder);
-    spec.getTemplate().setSpec(builder.build());
+    ReplicaFixtures.editTemplate(replicas.get(type), change);
     return this;
   }
 
@@ -115,24 +101,6 @@ final class TestPyTorchJobs {
    * the default port added to the {@code pytorch} container when it has none of that name.
    */
   static Pod podFor(PyTorchJob job, ReplicaId replica) {
-    ReplicaSpec spec = job.getSpec().getPytorchReplicaSpecs().get(replica.type());
-    Pod pod = new PodBuilder()
-        .withMetadata(new ObjectMetaBuilder().withName(replica.podName(job.getMetadata().getName()))
-            .withNamespace(job.getMetadata().getNamespace()).build())
-        .withSpec(new PodSpecBuilder(spec.getTemplate().getSpec()).withRestartPolicy("OnFailure").build())
-        .build();
-    List<Container> containers = new ArrayList<>();
-    for (Container container : pod.getSpec().getContainers()) {
-      containers.add(PyTorchEnv.CONTAINER.equals(container.getName()) ? withDefaultPort(container) : container);
-    }
-    pod.getSpec().setContainers(containers);
-    return pod;
-  }
-
-  private static Container withDefaultPort(Container container) {
-    List<ContainerPort> ports = container.getPorts() == null ? List.of() : container.getPorts();
-    if (ports.stream().anyMatch(p -> PyTorchEnv.PORT_NAME.equals(p.getName()))) return container;
-    return new ContainerBuilder(container).addNewPort()
-        .withName(PyTorchEnv.PORT_NAME).withContainerPort(PyTorchEnv.DEFAULT_PORT).endPort().build();
+    return ReplicaFixtures.podForWire(job, replica, PyTorchEnv.DEFAULTS);
   }
 }

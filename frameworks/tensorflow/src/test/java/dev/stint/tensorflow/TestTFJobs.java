@@ -4,17 +4,11 @@ import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import java.util.ArrayList;
+import dev.stint.testkit.ReplicaFixtures;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -70,12 +64,7 @@ final class TestTFJobs {
 
   /** A replica type with a replica count (null: unset) and a template of one {@code tensorflow} container. */
   TestTFJobs replicaType(String type, Integer replicas) {
-    ReplicaSpec spec = new ReplicaSpec();
-    spec.setReplicas(replicas);
-    spec.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
-        .addNewContainer().withName(TFConfig.CONTAINER).withImage(IMAGE).endContainer()
-        .endSpec().build());
-    this.replicas.put(type, spec);
+    this.replicas.put(type, ReplicaFixtures.replicaSpec(replicas, TFConfig.CONTAINER, IMAGE));
     return this;
   }
 
@@ -87,10 +76,7 @@ final class TestTFJobs {
 
   /** Changes the template of a replica type added before. */
   TestTFJobs template(String type, Consumer<PodSpecBuilder> change) {
-    ReplicaSpec spec = replicas.get(type);
-    PodSpecBuilder builder = new PodSpecBuilder(spec.getTemplate().getSpec());
-    change.accept(builder);
-    spec.getTemplate().setSpec(builder.build());
+    ReplicaFixtures.editTemplate(replicas.get(type), change);
     return this;
   }
 
@@ -140,24 +126,6 @@ final class TestTFJobs {
    * the default port added to the {@code tensorflow} container when it has none of that name.
    */
   static Pod podFor(TFJob job, ReplicaId replica) {
-    ReplicaSpec spec = job.getSpec().getTfReplicaSpecs().get(replica.type());
-    Pod pod = new PodBuilder()
-        .withMetadata(new ObjectMetaBuilder().withName(replica.podName(job.getMetadata().getName()))
-            .withNamespace(job.getMetadata().getNamespace()).build())
-        .withSpec(new PodSpecBuilder(spec.getTemplate().getSpec()).withRestartPolicy("Never").build())
-        .build();
-    List<Container> containers = new ArrayList<>();
-    for (Container container : pod.getSpec().getContainers()) {
-      containers.add(TFConfig.CONTAINER.equals(container.getName()) ? withDefaultPort(container) : container);
-    }
-    pod.getSpec().setContainers(containers);
-    return pod;
-  }
-
-  private static Container withDefaultPort(Container container) {
-    List<ContainerPort> ports = container.getPorts() == null ? List.of() : container.getPorts();
-    if (ports.stream().anyMatch(p -> TFConfig.PORT_NAME.equals(p.getName()))) return container;
-    return new ContainerBuilder(container).addNewPort()
-        .withName(TFConfig.PORT_NAME).withContainerPort(TFConfig.DEFAULT_PORT).endPort().build();
+    return ReplicaFixtures.podForWire(job, replica, TFConfig.DEFAULTS);
   }
 }
