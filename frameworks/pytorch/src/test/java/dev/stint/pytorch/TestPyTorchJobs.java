@@ -1,15 +1,11 @@
 package dev.stint.pytorch;
 
 import dev.stint.spi.ReplicaId;
-import dev.stint.spi.api.ReplicaSpec;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
+import dev.stint.testkit.JobFixture;
 import dev.stint.testkit.ReplicaFixtures;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -17,27 +13,19 @@ import java.util.function.Consumer;
  * type gets a template with one container named {@code pytorch}; ports are left out unless asked for, as in most
  * user manifests. {@link #podFor} builds a pod the way the engine hands it to {@code wire()}.
  */
-final class TestPyTorchJobs {
+final class TestPyTorchJobs extends JobFixture<PyTorchJob, TestPyTorchJobs> {
 
   static final String IMAGE = "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727";
 
-  private final String name;
-  private String namespace = "default";
-  private final Map<String, ReplicaSpec> replicas = new LinkedHashMap<>();
   private String nprocPerNode;
   private ElasticPolicy elasticPolicy;
 
   private TestPyTorchJobs(String name) {
-    this.name = name;
+    super(name);
   }
 
   static TestPyTorchJobs job(String name) {
     return new TestPyTorchJobs(name);
-  }
-
-  TestPyTorchJobs namespace(String namespace) {
-    this.namespace = namespace;
-    return this;
   }
 
   TestPyTorchJobs master(int replicas) {
@@ -50,14 +38,7 @@ final class TestPyTorchJobs {
 
   /** A replica type with an explicit replica count and a template of one {@code pytorch} container. */
   TestPyTorchJobs replicaType(String type, Integer replicas) {
-    this.replicas.put(type, ReplicaFixtures.replicaSpec(replicas, PyTorchEnv.CONTAINER, IMAGE));
-    return this;
-  }
-
-  /** Changes the template of a replica type added before. */
-  TestPyTorchJobs template(String type, Consumer<PodSpecBuilder> change) {
-    ReplicaFixtures.editTemplate(replicas.get(type), change);
-    return this;
+    return replicaType(type, ReplicaFixtures.replicaSpec(replicas, PyTorchEnv.CONTAINER, IMAGE));
   }
 
   /** Gives the {@code pytorch} container of a replica type the framework port. */
@@ -78,11 +59,17 @@ final class TestPyTorchJobs {
     return this;
   }
 
-  PyTorchJob build() {
+  @Override
+  protected TestPyTorchJobs self() {
+    return this;
+  }
+
+  @Override
+  public PyTorchJob build() {
     PyTorchJob job = new PyTorchJob();
-    job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    job.setMetadata(metadata().build());
     PyTorchJobSpec spec = new PyTorchJobSpec();
-    spec.setPytorchReplicaSpecs(new LinkedHashMap<>(replicas));
+    spec.setPytorchReplicaSpecs(replicaSpecs());
     spec.setNprocPerNode(nprocPerNode);
     spec.setElasticPolicy(elasticPolicy);
     job.setSpec(spec);
