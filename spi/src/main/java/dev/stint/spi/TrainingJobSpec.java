@@ -22,4 +22,13 @@ public interface TrainingJobSpec {
   /** The JSON name of the replica-spec map in the spec, used in messages: {@code pytorchReplicaSpecs}. */
   @JsonIgnore
   String replicaSpecsField();
+
+  /**
+   * Whether a spec (null for a job without one) has at least one replica spec. The CRDs require the map, but a job
+   * stored under an older CRD, or upstream's, may lack it: a framework's validation reports that before it looks
+   * inside.
+   */
+  static boolean hasReplicaSpecs(TrainingJobSpec spec) {
+    return spec != null && spec.replicaSpecs() != null && !spec.replicaSpecs().isEmpty();
+  }
 }

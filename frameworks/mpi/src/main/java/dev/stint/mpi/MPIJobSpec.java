@@ -3,10 +3,9 @@ package dev.stint.mpi;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.stint.spi.TrainingJobSpec;
 import dev.stint.spi.api.JobRules;
+import dev.stint.spi.api.KubeflowJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
-import dev.stint.spi.api.RunPolicy;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -20,21 +19,17 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 // success rules (a Stint addition) may only name this job's replica types, with counts it can reach
-@ValidationRule(value = MPIJobSpec.SUCCESS_RULES
+@ValidationRule(value = JobRules.SUCCESS_RULES
     + ".all(r, r.succeeded.all(t, has(self.mpiReplicaSpecs) && t in self.mpiReplicaSpecs))",
     message = "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
     fieldPath = ".runPolicy.successPolicy.rules")
-@ValidationRule(value = MPIJobSpec.SUCCESS_RULES
+@ValidationRule(value = JobRules.SUCCESS_RULES
     + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.mpiReplicaSpecs) || !(t in self.mpiReplicaSpecs)"
     + " || r.succeeded[t] <= (has(self.mpiReplicaSpecs[t].replicas)"
     + " ? self.mpiReplicaSpecs[t].replicas : (t == 'Launcher' ? 1 : 0)))))",
     message = "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
     fieldPath = ".runPolicy.successPolicy.rules")
-public class MPIJobSpec implements TrainingJobSpec {
-  /** CEL: no success rules, or the rules (followed by {@code .all(...)}). */
-  static final String SUCCESS_RULES = "!has(self.runPolicy) || !has(self.runPolicy.successPolicy)"
-      + " || self.runPolicy.successPolicy.rules";
-
+public class MPIJobSpec extends KubeflowJobSpec<MpiRunPolicy> {
   /** The Launcher replica type: the one pod that runs {@code mpirun} and decides the job's outcome. */
   public static final String LAUNCHER = "Launcher";
   /** The Worker replica type: pods running sshd, into which the launcher starts the MPI processes. */
@@ -57,10 +52,6 @@ public class MPIJobSpec implements TrainingJobSpec {
   @JsonPropertyDescription("RunLauncherAsWorker indicates whether to run worker process in launcher. Defaults to "
       + "false.")
   private Boolean runLauncherAsWorker;
-
-  @JsonProperty("runPolicy")
-  @JsonPropertyDescription("RunPolicy encapsulates various runtime policies of the job.")
-  private MpiRunPolicy runPolicy;
 
   @JsonProperty("mpiReplicaSpecs")
   @JsonPropertyDescription("MPIReplicaSpecs contains maps from `MPIReplicaType` to `ReplicaSpec` that specify the MPI "
@@ -110,8 +101,6 @@ public class MPIJobSpec implements TrainingJobSpec {
   public void setSlotsPerWorker(Integer slotsPerWorker) { this.slotsPerWorker = slotsPerWorker; }
   public Boolean getRunLauncherAsWorker() { return runLauncherAsWorker; }
   public void setRunLauncherAsWorker(Boolean runLauncherAsWorker) { this.runLauncherAsWorker = runLauncherAsWorker; }
-  public MpiRunPolicy getRunPolicy() { return runPolicy; }
-  public void setRunPolicy(MpiRunPolicy runPolicy) { this.runPolicy = runPolicy; }
   public Map<String, ReplicaSpec> getMpiReplicaSpecs() { return mpiReplicaSpecs; }
   public void setMpiReplicaSpecs(Map<String, ReplicaSpec> v) { this.mpiReplicaSpecs = v; }
   public String getSshAuthMountPath() { return sshAuthMountPath; }
@@ -121,8 +110,10 @@ public class MPIJobSpec implements TrainingJobSpec {
   public String getMpiImplementation() { return mpiImplementation; }
   public void setMpiImplementation(String mpiImplementation) { this.mpiImplementation = mpiImplementation; }
 
+  /** The field as the base class declares it, described in upstream's words. */
   @Override
-  public RunPolicy runPolicy() { return runPolicy; }
+  @JsonPropertyDescription("RunPolicy encapsulates various runtime policies of the job.")
+  public MpiRunPolicy getRunPolicy() { return super.getRunPolicy(); }
 
   @Override
   public Map<String, ReplicaSpec> replicaSpecs() { return mpiReplicaSpecs; }

@@ -1,5 +1,6 @@
 package dev.stint.mpi;
 
+import dev.stint.spi.TrainingJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,12 +24,9 @@ final class MPIJobValidation {
 
   /** The problems, each naming its field; empty when the job can run. */
   static List<String> problems(MPIJob job) {
-    List<String> problems = new ArrayList<>();
     MPIJobSpec spec = job.getSpec();
-    if (spec == null || spec.getMpiReplicaSpecs() == null || spec.getMpiReplicaSpecs().isEmpty()) {
-      problems.add("spec.mpiReplicaSpecs: must be set");
-      return problems;
-    }
+    if (!TrainingJobSpec.hasReplicaSpecs(spec)) return List.of("spec.mpiReplicaSpecs: must be set");
+    List<String> problems = new ArrayList<>();
     replicaProblems(spec.getMpiReplicaSpecs(), problems);
     if (spec.getSlotsPerWorker() != null && spec.getSlotsPerWorker() < 0) {
       problems.add("spec.slotsPerWorker: must be greater than or equal to 0");

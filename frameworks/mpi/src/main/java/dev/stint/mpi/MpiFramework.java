@@ -1,5 +1,6 @@
 package dev.stint.mpi;
 
+import dev.stint.spi.AbstractTrainingFramework;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.KubeflowLabels;
@@ -7,7 +8,6 @@ import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.SupportingResource;
-import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.WithControllerIdentity;
 import dev.stint.spi.WithFailureTolerance;
 import dev.stint.spi.WithLaunchOrder;
@@ -47,7 +47,7 @@ import java.util.Map;
  * <p>Stateless: every answer is a function of the arguments. The SSH key pair is made only when the engine creates
  * the Secret ({@link SshAuthSecrets}), so a reconcile never generates a key it would throw away.
  */
-public class MpiFramework implements TrainingFramework<MPIJob>, WithValidation<MPIJob>, WithPodNames<MPIJob>,
+public class MpiFramework extends AbstractTrainingFramework<MPIJob> implements WithValidation<MPIJob>, WithPodNames<MPIJob>,
     WithReplicaDefaults, WithLaunchOrder<MPIJob>, WithFailureTolerance<MPIJob>, WithMessages<MPIJob>,
     WithSupportingResources<MPIJob>, WithControllerIdentity {
 
@@ -66,28 +66,10 @@ public class MpiFramework implements TrainingFramework<MPIJob>, WithValidation<M
    * for clusters whose DNS search path does not complete {@code .svc} names.
    */
   public MpiFramework(String clusterDomain) {
+    // the main container is the first of each template, whatever its name; MPI needs no framework port
+    super("mpi", MPIJob.class, List.of(MPIJobSpec.LAUNCHER, MPIJobSpec.WORKER),
+        FrameworkDefaults.firstContainerNoPort("Never"));
     this.clusterDomain = clusterDomain == null ? "" : clusterDomain;
-  }
-
-  @Override
-  public String name() {
-    return "mpi";
-  }
-
-  @Override
-  public Class<MPIJob> jobType() {
-    return MPIJob.class;
-  }
-
-  @Override
-  public List<String> replicaTypes() {
-    return List.of(MPIJobSpec.LAUNCHER, MPIJobSpec.WORKER);
-  }
-
-  /** The main container is the first of each template, whatever its name; MPI needs no framework port. */
-  @Override
-  public FrameworkDefaults defaults() {
-    return FrameworkDefaults.firstContainerNoPort("Never");
   }
 
   @Override

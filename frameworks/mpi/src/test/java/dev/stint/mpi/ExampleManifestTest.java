@@ -3,11 +3,10 @@ package dev.stint.mpi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.testkit.KindManifests;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -16,10 +15,8 @@ class ExampleManifestTest {
 
   @Test
   void upstreamPiExampleDeserializes() throws IOException {
-    MPIJob job;
-    try (InputStream in = Files.newInputStream(Path.of(System.getProperty("stint.root"), "examples", "mpi-pi.yaml"))) {
-      job = serialization().unmarshal(in, MPIJob.class);
-    }
+    MPIJob job = KindManifests.read(
+        Path.of(System.getProperty("stint.root"), "examples", "mpi-pi.yaml"), MPIJob.class);
 
     assertThat(job.getApiVersion()).isEqualTo("kubeflow.org/v2beta1");
     assertThat(job.getMetadata().getName()).isEqualTo("pi");
@@ -60,7 +57,7 @@ class ExampleManifestTest {
           mpiReplicaSpecs:
             Launcher: {template: {spec: {containers: [{name: l, image: x}]}}}
         """;
-    KubernetesSerialization serialization = serialization();
+    KubernetesSerialization serialization = KindManifests.serialization(MPIJob.class);
     MPIJob job = serialization.unmarshal(manifest, MPIJob.class);
 
     assertThat(job.getSpec().getRunPolicy().getManagedBy()).isEqualTo("kubeflow.org/mpi-operator");
@@ -85,11 +82,5 @@ class ExampleManifestTest {
     assertThat(spec.launcherIsWorker()).isFalse();
     spec.setSshAuthMountPath("");
     assertThat(spec.sshMountPath()).isEqualTo("/root/.ssh");
-  }
-
-  private static KubernetesSerialization serialization() {
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    serialization.registerKubernetesResource(MPIJob.class);
-    return serialization;
   }
 }

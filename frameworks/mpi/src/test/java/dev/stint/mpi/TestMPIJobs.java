@@ -3,15 +3,14 @@ package dev.stint.mpi;
 import dev.stint.core.decision.JobLabels;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.testkit.JobFixture;
+import dev.stint.testkit.ReplicaFixtures;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -19,53 +18,34 @@ import java.util.function.Consumer;
  * {@code mpirun}, the workers have no command (so they get sshd), as in upstream's examples. {@link #podFor} builds a
  * pod the way the engine hands it to {@code wire()}; {@link #observed} one the way the kubelet leaves it.
  */
-final class TestMPIJobs {
+final class TestMPIJobs extends JobFixture<MPIJob, TestMPIJobs> {
 
   static final String IMAGE = "mpioperator/mpi-pi:openmpi";
 
-  private final String name;
-  private String namespace = "default";
-  private final Map<String, ReplicaSpec> replicas = new LinkedHashMap<>();
   private final MPIJobSpec spec = new MPIJobSpec();
 
   private TestMPIJobs(String name) {
-    this.name = name;
+    super(name);
   }
 
   static TestMPIJobs job(String name) {
     return new TestMPIJobs(name);
   }
 
-  TestMPIJobs namespace(String namespace) {
-    this.namespace = namespace;
-    return this;
-  }
-
   /** A Launcher with replicas unset (defaults to 1) and a container {@code mpi-launcher} running mpirun. */
   TestMPIJobs launcher() {
     ReplicaSpec launcher = replicaSpec(null, "mpi-launcher");
     launcher.getTemplate().getSpec().getContainers().get(0).setCommand(java.util.List.of("mpirun", "-n", "2", "/pi"));
-    replicas.put(MPIJobSpec.LAUNCHER, launcher);
-    return this;
+    return replicaType(MPIJobSpec.LAUNCHER, launcher);
   }
 
   /** Workers with a container {@code mpi-worker} without command or args. */
   TestMPIJobs workers(Integer count) {
-    replicas.put(MPIJobSpec.WORKER, replicaSpec(count, "mpi-worker"));
-    return this;
-  }
-
-  /** Changes the template of a replica type added before. */
-  TestMPIJobs template(String type, Consumer<PodSpecBuilder> change) {
-    ReplicaSpec replica = replicas.get(type);
-    PodSpecBuilder builder = new PodSpecBuilder(replica.getTemplate().getSpec());
-    change.accept(builder);
-    replica.getTemplate().setSpec(builder.build());
-    return this;
+    return replicaType(MPIJobSpec.WORKER, replicaSpec(count, "mpi-worker"));
   }
 
   TestMPIJobs restartPolicy(String type, String policy) {
-    replicas.get(type).setRestartPolicy(policy);
+    replicaSpec(type).setRestartPolicy(policy);
     return this;
   }
 
@@ -75,22 +55,23 @@ final class TestMPIJobs {
     return this;
   }
 
-  MPIJob build() {
+  @Override
+  protected TestMPIJobs self() {
+    return this;
+  }
+
+  @Override
+  public MPIJob build() {
     MPIJob job = new MPIJob();
-    job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withUid("uid-" + name)
+    job.setMetadata(metadata().withUid("uid-" + name())
         .withGeneration(1L).build());
-    spec.setMpiReplicaSpecs(new LinkedHashMap<>(replicas));
+    spec.setMpiReplicaSpecs(replicaSpecs());
     job.setSpec(spec);
     return job;
   }
 
   private static ReplicaSpec replicaSpec(Integer count, String container) {
-    ReplicaSpec replica = new ReplicaSpec();
-    replica.setReplicas(count);
-    replica.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
-        .addNewContainer().withName(container).withImage(IMAGE).endContainer()
-        .endSpec().build());
-    return replica;
+    return ReplicaFixtures.replicaSpec(count, container, IMAGE);
   }
 
   /** The pod of one replica as the engine passes it to {@code wire()}: the template copied, named and labelled. */

@@ -1,13 +1,12 @@
 package dev.stint.pytorch;
 
+import dev.stint.spi.AbstractTrainingFramework;
 import dev.stint.spi.ContainerEnv;
-import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.SupportingResource;
-import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.WithElasticReplicas;
 import dev.stint.spi.WithMessages;
 import dev.stint.spi.WithSupportingResources;
@@ -35,7 +34,7 @@ import java.util.OptionalInt;
  *   <li>supporting resources: a HorizontalPodAutoscaler for an elastic job with metrics.</li>
  * </ul>
  */
-public class PyTorchFramework implements TrainingFramework<PyTorchJob>, WithValidation<PyTorchJob>,
+public class PyTorchFramework extends AbstractTrainingFramework<PyTorchJob> implements WithValidation<PyTorchJob>,
     WithSupportingResources<PyTorchJob>, WithElasticReplicas<PyTorchJob>, WithMessages<PyTorchJob> {
 
   private final MasterWaitInitContainer initContainer;
@@ -50,27 +49,9 @@ public class PyTorchFramework implements TrainingFramework<PyTorchJob>, WithVali
    * {@code --pytorch-init-container-image} and {@code --pytorch-init-container-max-tries}).
    */
   public PyTorchFramework(String initContainerImage, int initContainerMaxTries) {
+    super("pytorch", PyTorchJob.class, List.of(PyTorchJobSpec.MASTER, PyTorchJobSpec.WORKER),
+        PyTorchEnv.DEFAULTS);
     this.initContainer = new MasterWaitInitContainer(initContainerImage, initContainerMaxTries);
-  }
-
-  @Override
-  public String name() {
-    return "pytorch";
-  }
-
-  @Override
-  public Class<PyTorchJob> jobType() {
-    return PyTorchJob.class;
-  }
-
-  @Override
-  public List<String> replicaTypes() {
-    return List.of(PyTorchJobSpec.MASTER, PyTorchJobSpec.WORKER);
-  }
-
-  @Override
-  public FrameworkDefaults defaults() {
-    return PyTorchEnv.DEFAULTS;
   }
 
   @Override

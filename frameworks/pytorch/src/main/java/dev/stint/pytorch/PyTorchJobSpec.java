@@ -3,8 +3,8 @@ package dev.stint.pytorch;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.stint.spi.TrainingJobSpec;
 import dev.stint.spi.api.JobRules;
+import dev.stint.spi.api.KubeflowJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
 import io.fabric8.generator.annotation.Required;
@@ -23,34 +23,19 @@ import java.util.Optional;
 @ValidationRule(value = "!has(self.nprocPerNode) || !has(self.elasticPolicy) || !has(self.elasticPolicy.nProcPerNode)",
     message = "spec.elasticPolicy.nProcPerNode: must not be used with spec.nprocPerNode")
 // success rules (a Stint addition) may only name this job's replica types, with counts it can reach
-@ValidationRule(value = PyTorchJobSpec.SUCCESS_RULES + ".all(r, r.succeeded.all(t, has(self.pytorchReplicaSpecs) && t in self.pytorchReplicaSpecs))",
+@ValidationRule(value = JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, has(self.pytorchReplicaSpecs) && t in self.pytorchReplicaSpecs))",
     message = "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
     fieldPath = ".runPolicy.successPolicy.rules")
-@ValidationRule(value = PyTorchJobSpec.SUCCESS_RULES + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.pytorchReplicaSpecs)"
+@ValidationRule(value = JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.pytorchReplicaSpecs)"
     + " || !(t in self.pytorchReplicaSpecs) || r.succeeded[t] <= (has(self.pytorchReplicaSpecs[t].replicas)"
     + " ? self.pytorchReplicaSpecs[t].replicas : 1))))",
     message = "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
     fieldPath = ".runPolicy.successPolicy.rules")
-public class PyTorchJobSpec implements TrainingJobSpec {
-  /** CEL: no success rules, or the rules (followed by {@code .all(...)}). */
-  static final String SUCCESS_RULES = "!has(self.runPolicy) || !has(self.runPolicy.successPolicy)"
-      + " || self.runPolicy.successPolicy.rules";
-
-
+public class PyTorchJobSpec extends KubeflowJobSpec<RunPolicy> {
   /** The replica types of a PyTorchJob, in the order the engine evaluates and creates them. */
   public static final String MASTER = "Master";
   /** The Worker replica type. */
   public static final String WORKER = "Worker";
-
-  /**
-   * A replica spec has a usable pod template; the rules below that look inside the containers start from it, so
-   * that a missing template is reported once, by the rule that requires it.
-   */
-
-  @JsonProperty("runPolicy")
-  @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, gang "
-      + "scheduling.")
-  private RunPolicy runPolicy;
 
   @JsonProperty("elasticPolicy")
   @JsonPropertyDescription("Elastic training with torchrun rendezvous; with metrics, an autoscaler for Workers.")
@@ -82,17 +67,12 @@ public class PyTorchJobSpec implements TrainingJobSpec {
       + "(unless the deprecated elasticPolicy.nProcPerNode is set).")
   private String nprocPerNode;
 
-  public RunPolicy getRunPolicy() { return runPolicy; }
-  public void setRunPolicy(RunPolicy runPolicy) { this.runPolicy = runPolicy; }
   public ElasticPolicy getElasticPolicy() { return elasticPolicy; }
   public void setElasticPolicy(ElasticPolicy elasticPolicy) { this.elasticPolicy = elasticPolicy; }
   public Map<String, ReplicaSpec> getPytorchReplicaSpecs() { return pytorchReplicaSpecs; }
   public void setPytorchReplicaSpecs(Map<String, ReplicaSpec> v) { this.pytorchReplicaSpecs = v; }
   public String getNprocPerNode() { return nprocPerNode; }
   public void setNprocPerNode(String nprocPerNode) { this.nprocPerNode = nprocPerNode; }
-
-  @Override
-  public RunPolicy runPolicy() { return runPolicy; }
 
   @Override
   public Map<String, ReplicaSpec> replicaSpecs() { return pytorchReplicaSpecs; }

@@ -1,5 +1,6 @@
 package dev.stint.pytorch;
 
+import dev.stint.spi.TrainingJobSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -20,13 +21,10 @@ final class PyTorchJobValidation {
 
   /** The problems, each naming its field; empty when the job can run. */
   static List<String> problems(PyTorchJob job) {
-    List<String> problems = new ArrayList<>();
     PyTorchJobSpec spec = job.getSpec();
     // the CRD requires both; checked again because wiring cannot do without them
-    if (spec == null || spec.getPytorchReplicaSpecs() == null || spec.getPytorchReplicaSpecs().isEmpty()) {
-      problems.add("spec.pytorchReplicaSpecs: must be set");
-      return problems;
-    }
+    if (!TrainingJobSpec.hasReplicaSpecs(spec)) return List.of("spec.pytorchReplicaSpecs: must be set");
+    List<String> problems = new ArrayList<>();
     replicaProblems(spec, problems);
     if (spec.getNprocPerNode() != null && !NPROC_PER_NODE.matcher(spec.getNprocPerNode()).matches()) {
       problems.add("spec.nprocPerNode: must be auto, cpu, gpu or a positive integer, not \""

@@ -3,11 +3,10 @@ package dev.stint.pytorch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.testkit.KindManifests;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +15,8 @@ class ExampleManifestTest {
 
   @Test
   void upstreamSimpleExampleDeserializes() throws IOException {
-    PyTorchJob job = read(Path.of(System.getProperty("stint.root"), "examples", "pytorch-simple.yaml"));
+    PyTorchJob job = KindManifests.read(
+        Path.of(System.getProperty("stint.root"), "examples", "pytorch-simple.yaml"), PyTorchJob.class);
 
     assertThat(job.getApiVersion()).isEqualTo("kubeflow.org/v1");
     assertThat(job.getKind()).isEqualTo("PyTorchJob");
@@ -58,7 +58,7 @@ class ExampleManifestTest {
           pytorchReplicaSpecs:
             Worker: {replicas: 2, template: {spec: {containers: [{name: pytorch, image: x}]}}}
         """;
-    KubernetesSerialization serialization = serialization();
+    KubernetesSerialization serialization = KindManifests.serialization(PyTorchJob.class);
     PyTorchJob job = serialization.unmarshal(manifest, PyTorchJob.class);
 
     ElasticPolicy elastic = job.getSpec().getElasticPolicy();
@@ -86,7 +86,7 @@ class ExampleManifestTest {
           conditions:
           - {type: Created, status: "True", reason: PyTorchJobCreated, message: "PyTorchJob test-job is created."}
         """;
-    KubernetesSerialization serialization = serialization();
+    KubernetesSerialization serialization = KindManifests.serialization(PyTorchJob.class);
 
     PyTorchJob job = serialization.unmarshal(manifest, PyTorchJob.class);
 
@@ -95,18 +95,5 @@ class ExampleManifestTest {
     assertThat(job.getStatus().isTrue("Created")).isTrue();
     PyTorchJob copy = serialization.unmarshal(serialization.asJson(job), PyTorchJob.class);
     assertThat(copy.getStatus()).isEqualTo(job.getStatus());
-  }
-
-  private static PyTorchJob read(Path manifest) throws IOException {
-    try (InputStream in = Files.newInputStream(manifest)) {
-      return serialization().unmarshal(in, PyTorchJob.class);
-    }
-  }
-
-  /** Without registration, fabric8 reads any document with a kind it does not know as a GenericKubernetesResource. */
-  private static KubernetesSerialization serialization() {
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    serialization.registerKubernetesResource(PyTorchJob.class);
-    return serialization;
   }
 }

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,16 +27,24 @@ class PyTorchWiringTest {
 
   private final PyTorchFramework framework = new PyTorchFramework();
 
-  @Test
-  void workedExampleWorkerGetsMasterEnvironmentAndInitContainer() {
+  /** Upstream's worked example: a Master and two Workers; the Master is rank 0, Worker i rank i + 1. */
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({"Master, 0, 0", "Worker, 1, 2"})
+  void workedExampleEnvironment(String type, int index, int rank) {
     PyTorchJob job = TestPyTorchJobs.job("test-job").master(1).workers(2).build();
 
-    Pod pod = wired(job, "Worker", 1);
-
-    assertThat(env(pod, "pytorch")).containsExactly(
+    assertThat(env(wired(job, type, index), "pytorch")).containsExactly(
         "PYTHONUNBUFFERED=1", "MASTER_PORT=23456", "PET_MASTER_PORT=23456", "MASTER_ADDR=test-job-master-0",
-        "PET_MASTER_ADDR=test-job-master-0", "WORLD_SIZE=3", "RANK=2", "PET_NODE_RANK=2", "PET_NPROC_PER_NODE=auto",
-        "PET_NNODES=3");
+        "PET_MASTER_ADDR=test-job-master-0", "WORLD_SIZE=3", "RANK=" + rank, "PET_NODE_RANK=" + rank,
+        "PET_NPROC_PER_NODE=auto", "PET_NNODES=3");
+  }
+
+  @Test
+  void workedExampleWorkerWaitsForTheMasterInAnInitContainerAndTheMasterHasNone() {
+    PyTorchJob job = TestPyTorchJobs.job("test-job").master(1).workers(2).build();
+
+    assertThat(wired(job, "Master", 0).getSpec().getInitContainers()).isNullOrEmpty();
+    Pod pod = wired(job, "Worker", 1);
     assertThat(pod.getSpec().getInitContainers()).hasSize(1);
     Container init = pod.getSpec().getInitContainers().get(0);
     assertThat(init.getName()).isEqualTo("init-pytorch");
@@ -47,19 +56,6 @@ class PyTorchWiringTest {
         .isEqualTo(Map.of("cpu", new Quantity("50m"), "memory", new Quantity("10Mi")));
     assertThat(init.getCommand()).containsExactly("sh", "-c", WAIT_FOR_TEST_JOB_MASTER);
     assertThat(init.getEnv()).isNullOrEmpty();
-  }
-
-  @Test
-  void workedExampleMasterIsRankZeroWithoutInitContainer() {
-    PyTorchJob job = TestPyTorchJobs.job("test-job").master(1).workers(2).build();
-
-    Pod pod = wired(job, "Master", 0);
-
-    assertThat(env(pod, "pytorch")).containsExactly(
-        "PYTHONUNBUFFERED=1", "MASTER_PORT=23456", "PET_MASTER_PORT=23456", "MASTER_ADDR=test-job-master-0",
-        "PET_MASTER_ADDR=test-job-master-0", "WORLD_SIZE=3", "RANK=0", "PET_NODE_RANK=0", "PET_NPROC_PER_NODE=auto",
-        "PET_NNODES=3");
-    assertThat(pod.getSpec().getInitContainers()).isNullOrEmpty();
   }
 
   @Test

@@ -1,21 +1,11 @@
 package dev.stint.pytorch;
 
 import dev.stint.spi.ReplicaId;
-import dev.stint.spi.api.ReplicaSpec;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import dev.stint.testkit.JobFixture;
+import dev.stint.testkit.ReplicaFixtures;
 import java.util.function.Consumer;
 
 /**
@@ -23,27 +13,19 @@ import java.util.function.Consumer;
  * type gets a template with one container named {@code pytorch}; ports are left out unless asked for, as in most
  * user manifests. {@link #podFor} builds a pod the way the engine hands it to {@code wire()}.
  */
-final class TestPyTorchJobs {
+final class TestPyTorchJobs extends JobFixture<PyTorchJob, TestPyTorchJobs> {
 
   static final String IMAGE = "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727";
 
-  private final String name;
-  private String namespace = "default";
-  private final Map<String, ReplicaSpec> replicas = new LinkedHashMap<>();
   private String nprocPerNode;
   private ElasticPolicy elasticPolicy;
 
   private TestPyTorchJobs(String name) {
-    this.name = name;
+    super(name);
   }
 
   static TestPyTorchJobs job(String name) {
     return new TestPyTorchJobs(name);
-  }
-
-  TestPyTorchJobs namespace(String namespace) {
-    this.namespace = namespace;
-    return this;
   }
 
   TestPyTorchJobs master(int replicas) {
@@ -56,22 +38,7 @@ final class TestPyTorchJobs {
 
   /** A replica type with an explicit replica count and a template of one {@code pytorch} container. */
   TestPyTorchJobs replicaType(String type, Integer replicas) {
-    ReplicaSpec spec = new ReplicaSpec();
-    spec.setReplicas(replicas);
-    spec.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
-        .addNewContainer().withName(PyTorchEnv.CONTAINER).withImage(IMAGE).endContainer()
-        .endSpec().build());
-    this.replicas.put(type, spec);
-    return this;
-  }
-
-  /** Changes the template of a replica type added before. */
-  TestPyTorchJobs template(String type, Consumer<PodSpecBuilder> change) {
-    ReplicaSpec spec = replicas.get(type);
-    PodSpecBuilder builder = new PodSpecBuilder(spec.getTemplate().getSpec());
-    change.accept(builder);
-    spec.getTemplate().setSpec(builder.build());
-    return this;
+    return replicaType(type, ReplicaFixtures.replicaSpec(replicas, PyTorchEnv.CONTAINER, IMAGE));
   }
 
   /** Gives the {@code pytorch} container of a replica type the framework port. */
@@ -92,11 +59,17 @@ final class TestPyTorchJobs {
     return this;
   }
 
-  PyTorchJob build() {
+  @Override
+  protected TestPyTorchJobs self() {
+    return this;
+  }
+
+  @Override
+  public PyTorchJob build() {
     PyTorchJob job = new PyTorchJob();
-    job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    job.setMetadata(metadata().build());
     PyTorchJobSpec spec = new PyTorchJobSpec();
-    spec.setPytorchReplicaSpecs(new LinkedHashMap<>(replicas));
+    spec.setPytorchReplicaSpecs(replicaSpecs());
     spec.setNprocPerNode(nprocPerNode);
     spec.setElasticPolicy(elasticPolicy);
     job.setSpec(spec);
@@ -115,24 +88,6 @@ final class TestPyTorchJobs {
    * the default port added to the {@code pytorch} container when it has none of that name.
    */
   static Pod podFor(PyTorchJob job, ReplicaId replica) {
-    ReplicaSpec spec = job.getSpec().getPytorchReplicaSpecs().get(replica.type());
-    Pod pod = new PodBuilder()
-        .withMetadata(new ObjectMetaBuilder().withName(replica.podName(job.getMetadata().getName()))
-            .withNamespace(job.getMetadata().getNamespace()).build())
-        .withSpec(new PodSpecBuilder(spec.getTemplate().getSpec()).withRestartPolicy("OnFailure").build())
-        .build();
-    List<Container> containers = new ArrayList<>();
-    for (Container container : pod.getSpec().getContainers()) {
-      containers.add(PyTorchEnv.CONTAINER.equals(container.getName()) ? withDefaultPort(container) : container);
-    }
-    pod.getSpec().setContainers(containers);
-    return pod;
-  }
-
-  private static Container withDefaultPort(Container container) {
-    List<ContainerPort> ports = container.getPorts() == null ? List.of() : container.getPorts();
-    if (ports.stream().anyMatch(p -> PyTorchEnv.PORT_NAME.equals(p.getName()))) return container;
-    return new ContainerBuilder(container).addNewPort()
-        .withName(PyTorchEnv.PORT_NAME).withContainerPort(PyTorchEnv.DEFAULT_PORT).endPort().build();
+    return ReplicaFixtures.podForWire(job, replica, PyTorchEnv.DEFAULTS);
   }
 }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.stint.spi.TrainingJobSpec;
 import dev.stint.spi.api.JobRules;
+import dev.stint.spi.api.KubeflowJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
 import io.fabric8.generator.annotation.Required;
@@ -20,19 +20,15 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 // success rules (a Stint addition) may only name this job's replica types, with counts it can reach
-@ValidationRule(value = TFJobSpec.SUCCESS_RULES + ".all(r, r.succeeded.all(t, has(self.tfReplicaSpecs) && t in self.tfReplicaSpecs))",
+@ValidationRule(value = JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, has(self.tfReplicaSpecs) && t in self.tfReplicaSpecs))",
     message = "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
     fieldPath = ".runPolicy.successPolicy.rules")
-@ValidationRule(value = TFJobSpec.SUCCESS_RULES + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.tfReplicaSpecs)"
+@ValidationRule(value = JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.tfReplicaSpecs)"
     + " || !(t in self.tfReplicaSpecs) || r.succeeded[t] <= (has(self.tfReplicaSpecs[t].replicas)"
     + " ? self.tfReplicaSpecs[t].replicas : 1))))",
     message = "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
     fieldPath = ".runPolicy.successPolicy.rules")
-public class TFJobSpec implements TrainingJobSpec {
-  /** CEL: no success rules, or the rules (followed by {@code .all(...)}). */
-  static final String SUCCESS_RULES = "!has(self.runPolicy) || !has(self.runPolicy.successPolicy)"
-      + " || self.runPolicy.successPolicy.rules";
-
+public class TFJobSpec extends KubeflowJobSpec<RunPolicy> {
   /** The chief: coordinates training and writes checkpoints; its success is the job's. */
   public static final String CHIEF = "Chief";
   /** Evaluates checkpoints beside training. */
@@ -47,16 +43,6 @@ public class TFJobSpec implements TrainingJobSpec {
   public static final List<String> REPLICA_TYPES = List.of(CHIEF, EVALUATOR, MASTER, PS, WORKER);
   /** The {@code successPolicy} value that makes a job without chief wait for every worker. */
   public static final String ALL_WORKERS = "AllWorkers";
-
-  /**
-   * A replica spec has a usable pod template; the rules below that look inside the containers start from it, so
-   * that a missing template is reported once, by the rule that requires it.
-   */
-
-  @JsonProperty("runPolicy")
-  @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, gang "
-      + "scheduling.")
-  private RunPolicy runPolicy;
 
   @JsonProperty("successPolicy")
   @JsonPropertyDescription("When a job without Chief or Master has succeeded: \"\" (default) once Worker 0 "
@@ -93,17 +79,12 @@ public class TFJobSpec implements TrainingJobSpec {
       + "and a failed Worker does not fail the job.")
   private Boolean enableDynamicWorker;
 
-  public RunPolicy getRunPolicy() { return runPolicy; }
-  public void setRunPolicy(RunPolicy runPolicy) { this.runPolicy = runPolicy; }
   public String getSuccessPolicy() { return successPolicy; }
   public void setSuccessPolicy(String successPolicy) { this.successPolicy = successPolicy; }
   public Map<String, ReplicaSpec> getTfReplicaSpecs() { return tfReplicaSpecs; }
   public void setTfReplicaSpecs(Map<String, ReplicaSpec> tfReplicaSpecs) { this.tfReplicaSpecs = tfReplicaSpecs; }
   public Boolean getEnableDynamicWorker() { return enableDynamicWorker; }
   public void setEnableDynamicWorker(Boolean enableDynamicWorker) { this.enableDynamicWorker = enableDynamicWorker; }
-
-  @Override
-  public RunPolicy runPolicy() { return runPolicy; }
 
   @Override
   public Map<String, ReplicaSpec> replicaSpecs() { return tfReplicaSpecs; }

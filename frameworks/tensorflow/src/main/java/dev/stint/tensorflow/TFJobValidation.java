@@ -1,5 +1,6 @@
 package dev.stint.tensorflow;
 
+import dev.stint.spi.TrainingJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,12 +18,9 @@ final class TFJobValidation {
 
   /** The problems, each naming its field; empty when the job can run. */
   static List<String> problems(TFJob job) {
-    List<String> problems = new ArrayList<>();
     TFJobSpec spec = job.getSpec();
-    if (spec == null || spec.getTfReplicaSpecs() == null || spec.getTfReplicaSpecs().isEmpty()) {
-      problems.add("spec.tfReplicaSpecs: must be set");
-      return problems;
-    }
+    if (!TrainingJobSpec.hasReplicaSpecs(spec)) return List.of("spec.tfReplicaSpecs: must be set");
+    List<String> problems = new ArrayList<>();
     Map<String, ReplicaSpec> specs = spec.getTfReplicaSpecs();
     if (specs.containsKey(TFJobSpec.CHIEF) && specs.containsKey(TFJobSpec.MASTER)) {
       problems.add("spec.tfReplicaSpecs: must not have more than 1 Chief or Master role");

@@ -1,11 +1,10 @@
 package dev.stint.tensorflow;
 
+import dev.stint.spi.AbstractTrainingFramework;
 import dev.stint.spi.ContainerEnv;
-import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.SuccessPolicy;
-import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.WithFailureTolerance;
 import dev.stint.spi.WithMessages;
 import dev.stint.spi.WithValidation;
@@ -29,7 +28,7 @@ import java.util.Map;
  *       {@code enableDynamicWorker}.</li>
  * </ul>
  */
-public class TensorFlowFramework implements TrainingFramework<TFJob>, WithValidation<TFJob>,
+public class TensorFlowFramework extends AbstractTrainingFramework<TFJob> implements WithValidation<TFJob>,
     WithFailureTolerance<TFJob>, WithMessages<TFJob> {
 
   /** The operator's environment variable that names the cluster domain for {@code TF_CONFIG} addresses. */
@@ -49,27 +48,8 @@ public class TensorFlowFramework implements TrainingFramework<TFJob>, WithValida
    *     gives {@code <pod>.<namespace>.svc.cluster.local:2222}); null or empty for none
    */
   public TensorFlowFramework(String clusterDomain) {
+    super("tensorflow", TFJob.class, TFJobSpec.REPLICA_TYPES, TFConfig.DEFAULTS);
     this.clusterDomain = clusterDomain == null ? "" : clusterDomain;
-  }
-
-  @Override
-  public String name() {
-    return "tensorflow";
-  }
-
-  @Override
-  public Class<TFJob> jobType() {
-    return TFJob.class;
-  }
-
-  @Override
-  public List<String> replicaTypes() {
-    return TFJobSpec.REPLICA_TYPES;
-  }
-
-  @Override
-  public FrameworkDefaults defaults() {
-    return TFConfig.DEFAULTS;
   }
 
   @Override

@@ -3,11 +3,10 @@ package dev.stint.tensorflow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.testkit.KindManifests;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +15,8 @@ class ExampleManifestTest {
 
   @Test
   void upstreamDistMnistExampleDeserializes() throws IOException {
-    TFJob job = read(Path.of(System.getProperty("stint.root"), "examples", "tf-dist-mnist.yaml"));
+    TFJob job = KindManifests.read(
+        Path.of(System.getProperty("stint.root"), "examples", "tf-dist-mnist.yaml"), TFJob.class);
 
     assertThat(job.getApiVersion()).isEqualTo("kubeflow.org/v1");
     assertThat(job.getKind()).isEqualTo("TFJob");
@@ -49,7 +49,7 @@ class ExampleManifestTest {
           tfReplicaSpecs:
             Worker: {replicas: 2, template: {spec: {containers: [{name: tensorflow, image: x}]}}}
         """;
-    KubernetesSerialization serialization = serialization();
+    KubernetesSerialization serialization = KindManifests.serialization(TFJob.class);
     TFJob job = serialization.unmarshal(manifest, TFJob.class);
 
     assertThat(job.getSpec().allWorkersMustSucceed()).isTrue();
@@ -57,18 +57,5 @@ class ExampleManifestTest {
     assertThat(serialization.asJson(job))
         .contains("\"successPolicy\":\"AllWorkers\"", "\"enableDynamicWorker\":true", "\"tfReplicaSpecs\":{")
         .doesNotContain("dynamicWorkers", "allWorkersMustSucceed", "replicaSpecsField");
-  }
-
-  private static TFJob read(Path manifest) throws IOException {
-    try (InputStream in = Files.newInputStream(manifest)) {
-      return serialization().unmarshal(in, TFJob.class);
-    }
-  }
-
-  /** Without registration, fabric8 reads any document with a kind it does not know as a GenericKubernetesResource. */
-  private static KubernetesSerialization serialization() {
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    serialization.registerKubernetesResource(TFJob.class);
-    return serialization;
   }
 }

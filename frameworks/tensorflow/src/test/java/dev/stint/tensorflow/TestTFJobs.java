@@ -2,20 +2,10 @@ package dev.stint.tensorflow;
 
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.JobStatus;
-import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import dev.stint.testkit.JobFixture;
+import dev.stint.testkit.ReplicaFixtures;
 import java.util.function.Consumer;
 
 /**
@@ -23,29 +13,21 @@ import java.util.function.Consumer;
  * replica type gets a template with one container named {@code tensorflow}; ports are left out unless asked for, as
  * in most user manifests. {@link #podFor} builds a pod the way the engine hands it to {@code wire()}.
  */
-final class TestTFJobs {
+final class TestTFJobs extends JobFixture<TFJob, TestTFJobs> {
 
   static final String IMAGE = "kubeflow/tf-dist-mnist-test:1.0";
 
-  private final String name;
-  private String namespace = "default";
-  private final Map<String, ReplicaSpec> replicas = new LinkedHashMap<>();
   private String successPolicy;
   private Boolean enableDynamicWorker;
   private RunPolicy runPolicy;
   private JobStatus status;
 
   private TestTFJobs(String name) {
-    this.name = name;
+    super(name);
   }
 
   static TestTFJobs job(String name) {
     return new TestTFJobs(name);
-  }
-
-  TestTFJobs namespace(String namespace) {
-    this.namespace = namespace;
-    return this;
   }
 
   TestTFJobs chief(Integer replicas) {
@@ -70,27 +52,12 @@ final class TestTFJobs {
 
   /** A replica type with a replica count (null: unset) and a template of one {@code tensorflow} container. */
   TestTFJobs replicaType(String type, Integer replicas) {
-    ReplicaSpec spec = new ReplicaSpec();
-    spec.setReplicas(replicas);
-    spec.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
-        .addNewContainer().withName(TFConfig.CONTAINER).withImage(IMAGE).endContainer()
-        .endSpec().build());
-    this.replicas.put(type, spec);
-    return this;
+    return replicaType(type, ReplicaFixtures.replicaSpec(replicas, TFConfig.CONTAINER, IMAGE));
   }
 
   /** Sets the restart policy of every replica type added so far. */
   TestTFJobs restartPolicy(String policy) {
-    replicas.values().forEach(spec -> spec.setRestartPolicy(policy));
-    return this;
-  }
-
-  /** Changes the template of a replica type added before. */
-  TestTFJobs template(String type, Consumer<PodSpecBuilder> change) {
-    ReplicaSpec spec = replicas.get(type);
-    PodSpecBuilder builder = new PodSpecBuilder(spec.getTemplate().getSpec());
-    change.accept(builder);
-    spec.getTemplate().setSpec(builder.build());
+    replicaSpecs().values().forEach(spec -> spec.setRestartPolicy(policy));
     return this;
   }
 
@@ -121,12 +88,18 @@ final class TestTFJobs {
     return this;
   }
 
-  TFJob build() {
+  @Override
+  protected TestTFJobs self() {
+    return this;
+  }
+
+  @Override
+  public TFJob build() {
     TFJob job = new TFJob();
-    job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withUid("uid-" + name)
+    job.setMetadata(metadata().withUid("uid-" + name())
         .withGeneration(1L).build());
     TFJobSpec spec = new TFJobSpec();
-    spec.setTfReplicaSpecs(new LinkedHashMap<>(replicas));
+    spec.setTfReplicaSpecs(replicaSpecs());
     spec.setSuccessPolicy(successPolicy);
     spec.setEnableDynamicWorker(enableDynamicWorker);
     spec.setRunPolicy(runPolicy);
@@ -140,24 +113,6 @@ final class TestTFJobs {
    * the default port added to the {@code tensorflow} container when it has none of that name.
    */
   static Pod podFor(TFJob job, ReplicaId replica) {
-    ReplicaSpec spec = job.getSpec().getTfReplicaSpecs().get(replica.type());
-    Pod pod = new PodBuilder()
-        .withMetadata(new ObjectMetaBuilder().withName(replica.podName(job.getMetadata().getName()))
-            .withNamespace(job.getMetadata().getNamespace()).build())
-        .withSpec(new PodSpecBuilder(spec.getTemplate().getSpec()).withRestartPolicy("Never").build())
-        .build();
-    List<Container> containers = new ArrayList<>();
-    for (Container container : pod.getSpec().getContainers()) {
-      containers.add(TFConfig.CONTAINER.equals(container.getName()) ? withDefaultPort(container) : container);
-    }
-    pod.getSpec().setContainers(containers);
-    return pod;
-  }
-
-  private static Container withDefaultPort(Container container) {
-    List<ContainerPort> ports = container.getPorts() == null ? List.of() : container.getPorts();
-    if (ports.stream().anyMatch(p -> TFConfig.PORT_NAME.equals(p.getName()))) return container;
-    return new ContainerBuilder(container).addNewPort()
-        .withName(TFConfig.PORT_NAME).withContainerPort(TFConfig.DEFAULT_PORT).endPort().build();
+    return ReplicaFixtures.podForWire(job, replica, TFConfig.DEFAULTS);
   }
 }

@@ -29,6 +29,13 @@ public final class JobRules {
   public static final String MANAGED_BY_IMMUTABLE = "spec.runPolicy.managedBy is immutable";
   public static final String MANAGED_BY_FIELD = ".spec.runPolicy.managedBy";
 
+  /**
+   * Spec: no success rules, or the rules, to be followed by {@code .all(r, ...)} (rules that keep
+   * {@code runPolicy.successPolicy} to the kind's replica types and counts).
+   */
+  public static final String SUCCESS_RULES = "!has(self.runPolicy) || !has(self.runPolicy.successPolicy)"
+      + " || self.runPolicy.successPolicy.rules";
+
   /** Inside {@code self.all(t, ...)} over the replica-spec map: type {@code t} has a template with containers. */
   public static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
       + " && has(self[t].template.spec.containers)";

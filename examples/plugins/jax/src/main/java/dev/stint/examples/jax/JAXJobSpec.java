@@ -3,8 +3,8 @@ package dev.stint.examples.jax;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.stint.spi.TrainingJobSpec;
 import dev.stint.spi.api.JobRules;
+import dev.stint.spi.api.KubeflowJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
 import io.fabric8.generator.annotation.Required;
@@ -17,15 +17,10 @@ import java.util.Map;
  * validating webhook checked, so the API server refuses a wrong job with a message naming the field.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class JAXJobSpec implements TrainingJobSpec {
+public class JAXJobSpec extends KubeflowJobSpec<RunPolicy> {
 
   /** The only replica type of a JAXJob. */
   public static final String WORKER = "Worker";
-
-
-  @JsonProperty("runPolicy")
-  @JsonPropertyDescription("Runtime policies of the job: clean-up, TTL, deadline, backoff, suspension, scheduling.")
-  private RunPolicy runPolicy;
 
   @JsonProperty("jaxReplicaSpecs")
   @JsonPropertyDescription("The replica types of the job: Worker, with its replicas, pod template and restart policy.")
@@ -41,13 +36,8 @@ public class JAXJobSpec implements TrainingJobSpec {
       message = "spec.jaxReplicaSpecs: Worker needs a container named jax in template.spec.containers")
   private Map<String, ReplicaSpec> jaxReplicaSpecs;
 
-  public RunPolicy getRunPolicy() { return runPolicy; }
-  public void setRunPolicy(RunPolicy runPolicy) { this.runPolicy = runPolicy; }
   public Map<String, ReplicaSpec> getJaxReplicaSpecs() { return jaxReplicaSpecs; }
   public void setJaxReplicaSpecs(Map<String, ReplicaSpec> specs) { this.jaxReplicaSpecs = specs; }
-
-  @Override
-  public RunPolicy runPolicy() { return runPolicy; }
 
   @Override
   public Map<String, ReplicaSpec> replicaSpecs() { return jaxReplicaSpecs; }

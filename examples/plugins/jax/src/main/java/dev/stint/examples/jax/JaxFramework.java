@@ -1,11 +1,11 @@
 package dev.stint.examples.jax;
 
+import dev.stint.spi.AbstractTrainingFramework;
 import dev.stint.spi.ContainerEnv;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.SuccessPolicy;
-import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.WithMessages;
 import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -27,31 +27,16 @@ import java.util.List;
  *
  * Everything else (pods, services, restarts, suspend and resume, status) is the engine's.
  */
-public class JaxFramework implements TrainingFramework<JAXJob>, WithMessages<JAXJob> {
+public class JaxFramework extends AbstractTrainingFramework<JAXJob> implements WithMessages<JAXJob> {
 
   static final String CONTAINER = "jax";
   static final String PORT_NAME = "jaxjob-port";
   static final int DEFAULT_PORT = 6666;
   private static final FrameworkDefaults DEFAULTS = new FrameworkDefaults(CONTAINER, PORT_NAME, DEFAULT_PORT, "Never");
 
-  @Override
-  public String name() {
-    return "jax";
-  }
-
-  @Override
-  public Class<JAXJob> jobType() {
-    return JAXJob.class;
-  }
-
-  @Override
-  public List<String> replicaTypes() {
-    return List.of(JAXJobSpec.WORKER);
-  }
-
-  @Override
-  public FrameworkDefaults defaults() {
-    return DEFAULTS;
+  /** The kind: {@code jax}, JAXJob, its one replica type and its defaults. */
+  public JaxFramework() {
+    super("jax", JAXJob.class, List.of(JAXJobSpec.WORKER), DEFAULTS);
   }
 
   @Override
