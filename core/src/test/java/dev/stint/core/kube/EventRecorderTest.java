@@ -77,6 +77,28 @@ class EventRecorderTest {
           .extracting(Event::getMessage, Event::getCount)
           .containsExactlyInAnyOrder(tuple("Created pod: j-worker-0", 2), tuple("Deleted pod: j-worker-0", 1));
     }
+
+    @Test
+    void childEventsBeyondTheJobsBudgetAreCountedNotSentAndTheJobsOwnStillGo() {
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", meters, 100, 1);
+      try {
+        for (int i = 0; i < EventCorrelator.BURST + 2; i++) {
+          events.normal(JOB, "SuccessfulDeletePod", "Deleted pod: j-worker-0");
+        }
+        assertThat(events.awaitSent(Duration.ofSeconds(10))).isTrue();
+        events.record(JOB, JobEvent.normal("JSuspended", "j is suspended"));
+        assertThat(events.awaitSent(Duration.ofSeconds(10))).isTrue();
+      } finally {
+        events.close();
+      }
+      assertThat(client.v1().events().inNamespace("ns").list().getItems())
+          .extracting(Event::getReason, Event::getCount)
+          .containsExactlyInAnyOrder(tuple("SuccessfulDeletePod", EventCorrelator.BURST), tuple("JSuspended", 1));
+      assertThat(meters.get(EventRecorder.FILTERED).tag("kind", "Pod").counter().count()).isEqualTo(2);
+      assertThat(meters.get(EventRecorder.SENT).tag("kind", "Pod").counter().count())
+          .isEqualTo(EventCorrelator.BURST + 1);
+    }
   }
 
   /** A server that accepts connections and never answers: both senders hang on their first event. */
