@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +36,11 @@ import org.slf4j.LoggerFactory;
  * running, suspended, succeeded, failed) then go first: they have a queue of their own that the senders always empty
  * before they send the per-child events ({@link #normal}: a pod or service created or deleted), which are ten times as
  * many and say less.
+ *
+ * <p>What is sent for each event is decided as client-go's broadcaster decides it ({@link EventCorrelator}): an event
+ * seen before bumps the count of the Event sent then (a PATCH), similar events with many messages are combined into
+ * one, and the per-child events of one job are budgeted (25, then one per 5 minutes); those the budget drops are
+ * counted as {@code stint_events_filtered_total}. The job's own transitions are never filtered.
  */
 public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -51,14 +57,20 @@ public final class EventRecorder implements AutoCloseable {
   static final String SENT = "stint.events.sent";
   static final String FAILED = "stint.events.failed";
   static final String DROPPED = "stint.events.dropped";
+  static final String FILTERED = "stint.events.filtered";
+
+  /** An event waiting for a sender; {@code budgeted}: a per-child event, which the spam filter may drop. */
+  record Queued(Event event, boolean budgeted) { }
 
   private final LeanWrites lean;
   private final Clock clock;
   private final String component;
-  private final BlockingQueue<Event> queue;
-  private final BlockingQueue<Event> jobQueue;
+  private final BlockingQueue<Queued> queue;
+  private final BlockingQueue<Queued> jobQueue;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
+  private final AtomicLong sequence = new AtomicLong();
+  private final EventCorrelator correlator;
   private final Thread[] senders;
   private final MeterRegistry meters;
   private volatile boolean stopping;
@@ -74,6 +86,7 @@ public final class EventRecorder implements AutoCloseable {
     this.lean = new LeanWrites(client);
     this.meters = meters;
     this.clock = clock;
+    this.correlator = new EventCorrelator(clock);
     this.component = component;
     this.queue = new ArrayBlockingQueue<>(capacity);
     this.jobQueue = new ArrayBlockingQueue<>(Math.min(capacity, JOB_QUEUE_CAPACITY));
@@ -92,13 +105,13 @@ public final class EventRecorder implements AutoCloseable {
     } else {
       LOG.info("{} {}: {}", who, event.reason(), event.message());
     }
-    enqueue(jobQueue, job, event.type().name(), event.reason(), event.message());
+    enqueue(jobQueue, false, job, event.type().name(), event.reason(), event.message());
   }
 
   /** An event about one of the job's children (a pod or service created or deleted): sent after the job's own. */
   public void normal(HasMetadata job, String reason, String message) {
     LOG.debug("{}: {}", reason, message);
-    enqueue(queue, job, "Normal", reason, message);
+    enqueue(queue, true, job, "Normal", reason, message);
   }
 
   /** Events dropped because the queue was full, since the start. */
@@ -137,11 +150,12 @@ public final class EventRecorder implements AutoCloseable {
     }
   }
 
-  private void enqueue(BlockingQueue<Event> into, HasMetadata job, String type, String reason, String message) {
+  private void enqueue(BlockingQueue<Queued> into, boolean budgeted, HasMetadata job, String type, String reason,
+                       String message) {
     Event event = event(job, type, reason, message);
     // counted before it is visible to a sender, so awaitSent never sees an empty queue with this event unsent
     inFlight.incrementAndGet();
-    if (!into.offer(event)) {
+    if (!into.offer(new Queued(event, budgeted))) {
       inFlight.decrementAndGet();
       count(DROPPED, "Events not sent because the queue was full", job.getKind());
       if (dropped.incrementAndGet() % 1000 == 1) {
@@ -153,18 +167,23 @@ public final class EventRecorder implements AutoCloseable {
 
   private void send() {
     while (!stopping) {
-      Event event;
+      Queued queued;
       try {
-        event = next();
+        queued = nextQueued();
       } catch (InterruptedException e) {
         return;
       }
-      if (event == null) {
+      if (queued == null) {
         continue;
       }
+      Event event = queued.event();
       try {
-        lean.create(event.getMetadata().getNamespace(), "events", event);
-        count(SENT, "Events the API server accepted", event.getInvolvedObject().getKind());
+        if (send(correlator.correlate(event, queued.budgeted()), event)) {
+          count(SENT, "Events the API server accepted", event.getInvolvedObject().getKind());
+        } else {
+          count(FILTERED, "Events not sent because their job's budget of events was spent",
+              event.getInvolvedObject().getKind());
+        }
       } catch (KubernetesClientException e) {
         count(FAILED, "Events the API server refused or could not be sent", event.getInvolvedObject().getKind());
         // the server's words only: fabric8's message repeats the whole Status, 600 characters for one refusal
@@ -183,18 +202,52 @@ public final class EventRecorder implements AutoCloseable {
     Counter.builder(name).description(description).tag("kind", kind == null ? "" : kind).register(meters).increment();
   }
 
+  /** Sends what the correlator decided; whether anything was sent. */
+  private boolean send(EventCorrelator.Send what, Event event) {
+    String ns = event.getMetadata().getNamespace();
+    if (what instanceof EventCorrelator.Send.Create) {
+      lean.create(ns, "events", event);
+    } else if (what instanceof EventCorrelator.Send.Patch patch) {
+      try {
+        lean.send("PATCH", "/api/v1/namespaces/" + ns + "/events/" + patch.name(), "application/merge-patch+json",
+            lean.json(Map.of("count", patch.count(), "lastTimestamp", patch.lastTimestamp(),
+                "message", patch.message())));
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+        // the Event expired (the API server keeps them an hour): post it again, as client-go does
+        correlator.forgetSent(patch);
+        event.setMessage(patch.message());
+        event.setCount(patch.count());
+        lean.create(ns, "events", event);
+      }
+    } else {
+      return false;
+    }
+    return true;
+  }
+
   /** The next event to send, job events first; null after 100 ms without any. */
   Event next() throws InterruptedException {
-    Event event = jobQueue.poll();
+    Queued queued = nextQueued();
+    return queued == null ? null : queued.event();
+  }
+
+  private Queued nextQueued() throws InterruptedException {
+    Queued queued = jobQueue.poll();
     // a job event that arrives while this waits is taken on the next turn, within 100 ms
-    return event != null ? event : queue.poll(100, TimeUnit.MILLISECONDS);
+    return queued != null ? queued : queue.poll(100, TimeUnit.MILLISECONDS);
   }
 
   private Event event(HasMetadata job, String type, String reason, String message) {
-    String now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
+    Instant at = Instant.now(clock);
+    String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
+    // named here, as client-go names them (name.hex nanoseconds): a later PATCH of its count needs the name
+    long nanos = at.getEpochSecond() * 1_000_000_000L + at.getNano() + sequence.incrementAndGet();
     return new EventBuilder()
         .withNewMetadata()
-          .withGenerateName(job.getMetadata().getName() + ".")
+          .withName(job.getMetadata().getName() + "." + Long.toHexString(nanos))
           .withNamespace(job.getMetadata().getNamespace())
         .endMetadata()
         .withNewInvolvedObject()

@@ -97,6 +97,11 @@ public final class LeanWrites {
     return new KubernetesClientException(status);
   }
 
+  /** {@code value} as JSON, with the client's serialization. */
+  String json(Object value) {
+    return client.getKubernetesSerialization().asJson(value);
+  }
+
   private static String collection(String namespace, String plural) {
     return "/api/v1/namespaces/" + namespace + "/" + plural;
   }

@@ -73,6 +73,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final JobLifecycleMetrics lifecycle;
   private final RetryingJobs retrying = new RetryingJobs();
   private final DeletionsInFlight deletions = new DeletionsInFlight();
+  private final CreationsInFlight creations;
   private final KueueLink<J> kueue;
 
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
@@ -96,6 +97,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     this.kind = HasMetadata.getKind(jobType);
     this.managedByValue = this.framework.managedByValue();
     this.clock = clock;
+    this.creations = new CreationsInFlight(clock);
     this.applier = applier;
     this.events = events;
     this.statusWriter = new StatusWriter(applier.client(), serverSideApply, "stint");
@@ -183,7 +185,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
   /** Jobs this reconciler keeps something about: statuses it wrote that the cache has yet to show, retries. */
   public int remembered() {
-    return statusWriter.remembered() + retrying.size() + deletions.size();
+    return statusWriter.remembered() + retrying.size() + deletions.size() + creations.size();
   }
 
   /** The job's uid left the cluster: drop what is kept about it, so memory does not grow with deleted jobs. */
@@ -191,6 +193,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     statusWriter.forget(uid);
     retrying.forget(uid);
     deletions.forget(uid);
+    creations.forget(uid);
     lifecycle.forget(uid);
     kueue.jobGone(uid);
   }
@@ -375,9 +378,11 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       statusWriter.write(job, status, jobType, context);
     }
     String uid = job.getMetadata().getUid();
-    List<Action> before = deletions.unsent(uid, ActionApplier.beforeStatus(decision.actions()), observed.pods());
+    List<Action> decided = deletions.unsent(uid, ActionApplier.beforeStatus(decision.actions()), observed.pods());
+    List<Action> before = creations.unsent(uid, decided, observed);
     applier.apply(job, before, events, !observed.pods().isEmpty());
     deletions.sent(uid, before, observed.pods());
+    creations.sent(uid, before);
     if (write && !statusFirst) {
       statusWriter.write(job, status, jobType, context);
     }
@@ -391,10 +396,15 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       LOG.info("The API server accepts the job's changes again");
     }
     UpdateControl<J> control = UpdateControl.noUpdate();
+    // a creation held back, its child not in the cache yet: normally the child's arrival wakes the job first
+    Duration held = before.size() < decided.size() ? CreationsInFlight.EXPIRY.plusSeconds(1) : null;
     if (decision.requeueAfter().isPresent()) {
-      control.rescheduleAfter(decision.requeueAfter().get().plusMillis(500));
+      Duration requeue = decision.requeueAfter().get().plusMillis(500);
+      control.rescheduleAfter(held != null && held.compareTo(requeue) < 0 ? held : requeue);
     } else if (queueing.awaitingPrebuilt()) {
       control.rescheduleAfter(PREBUILT_RETRY); // Stint's informer sees a prebuilt Workload only once adopted
+    } else if (held != null) {
+      control.rescheduleAfter(held);
     }
     return control;
   }

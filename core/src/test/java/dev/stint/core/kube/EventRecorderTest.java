@@ -1,6 +1,7 @@
 package dev.stint.core.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.stint.core.decision.JobEvent;
 import io.fabric8.kubernetes.api.model.Event;
@@ -53,6 +54,50 @@ class EventRecorderTest {
       assertThat(meters.get(EventRecorder.SENT).tag("kind", "Pod").counter().count()).isEqualTo(1);
       assertThat(meters.find(EventRecorder.FAILED).counters()).isEmpty();
       assertThat(meters.find(EventRecorder.DROPPED).counters()).isEmpty();
+    }
+  }
+
+  @Nested
+  @EnableKubernetesMockClient(crud = true)
+  class Repeated {
+    KubernetesClient client;
+
+    @Test
+    void anEventSeenBeforeBumpsTheCountOfTheEventSentThen() {
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry(), 10, 1);
+      try {
+        events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-0");
+        events.normal(JOB, "SuccessfulDeletePod", "Deleted pod: j-worker-0");
+        events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-0");
+        assertThat(events.awaitSent(Duration.ofSeconds(10))).isTrue();
+      } finally {
+        events.close();
+      }
+      assertThat(client.v1().events().inNamespace("ns").list().getItems())
+          .extracting(Event::getMessage, Event::getCount)
+          .containsExactlyInAnyOrder(tuple("Created pod: j-worker-0", 2), tuple("Deleted pod: j-worker-0", 1));
+    }
+
+    @Test
+    void childEventsBeyondTheJobsBudgetAreCountedNotSentAndTheJobsOwnStillGo() {
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", meters, 100, 1);
+      try {
+        for (int i = 0; i < EventCorrelator.BURST + 2; i++) {
+          events.normal(JOB, "SuccessfulDeletePod", "Deleted pod: j-worker-0");
+        }
+        assertThat(events.awaitSent(Duration.ofSeconds(10))).isTrue();
+        events.record(JOB, JobEvent.normal("JSuspended", "j is suspended"));
+        assertThat(events.awaitSent(Duration.ofSeconds(10))).isTrue();
+      } finally {
+        events.close();
+      }
+      assertThat(client.v1().events().inNamespace("ns").list().getItems())
+          .extracting(Event::getReason, Event::getCount)
+          .containsExactlyInAnyOrder(tuple("SuccessfulDeletePod", EventCorrelator.BURST), tuple("JSuspended", 1));
+      assertThat(meters.get(EventRecorder.FILTERED).tag("kind", "Pod").counter().count()).isEqualTo(2);
+      assertThat(meters.get(EventRecorder.SENT).tag("kind", "Pod").counter().count())
+          .isEqualTo(EventCorrelator.BURST + 1);
     }
   }
 

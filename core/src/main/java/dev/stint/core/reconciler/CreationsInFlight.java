@@ -1,0 +1,95 @@
+package dev.stint.core.reconciler;
+
+import dev.stint.core.decision.Action;
+import dev.stint.core.decision.Observed;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Pods and services created that the caches do not show yet, as the creation expectations of Kubernetes' controllers
+ * (and of the Kubeflow operator).
+ *
+ * <p>Each pod created wakes its job again, and a pass that runs before the cache shows the job's last pods decides to
+ * create them again: the API server answers 409 and the engine reads the pod back to check its owner, two wasted
+ * requests. Measured in a burst of 100 jobs, that was about one per job (docs/benchmarks.md). A child created is
+ * remembered by kind and name until the cache shows an object of that name, and its creation is not sent again in
+ * the meantime. An entry lapses after {@link #EXPIRY}: a child created and removed again before the cache ever showed
+ * it is then created anew (the reconciler comes back after {@link #EXPIRY} when it held a creation back), and a
+ * lapsed entry costs no more than what this saves, a 409 and a read.
+ */
+final class CreationsInFlight {
+  /** Far above the time a cache takes to show a created child on a loaded API server (a second or two). */
+  static final Duration EXPIRY = Duration.ofSeconds(30);
+
+  private final Clock clock;
+  /** Per job uid: "Pod/name" or "Service/name" to the moment its creation went through. */
+  private final Map<String, Map<String, Instant>> byJob = new ConcurrentHashMap<>();
+
+  CreationsInFlight(Clock clock) {
+    this.clock = clock;
+  }
+
+  /**
+   * The actions less the creations in flight; forgets the creations the caches show and those that lapsed.
+   */
+  List<Action> unsent(String jobUid, List<Action> actions, Observed observed) {
+    Map<String, Instant> sent = byJob.get(jobUid);
+    if (sent == null) {
+      return actions;
+    }
+    Set<String> shown = new HashSet<>();
+    observed.pods().forEach(p -> shown.add(key("Pod", p)));
+    observed.services().forEach(s -> shown.add(key("Service", s)));
+    Instant lapsed = clock.instant().minus(EXPIRY);
+    Map<String, Instant> pending = new HashMap<>();
+    sent.forEach((child, at) -> {
+      if (!shown.contains(child) && at.isAfter(lapsed)) {
+        pending.put(child, at);
+      }
+    });
+    if (pending.isEmpty()) {
+      byJob.remove(jobUid);
+      return actions;
+    }
+    byJob.put(jobUid, new ConcurrentHashMap<>(pending));
+    return actions.stream().filter(a -> !pending.containsKey(key(a))).toList();
+  }
+
+  /** Remembers the creations of pods and services among {@code applied}, which went through. */
+  void sent(String jobUid, List<Action> applied) {
+    Instant now = clock.instant();
+    for (Action a : applied) {
+      String child = key(a);
+      if (child != null) {
+        byJob.computeIfAbsent(jobUid, k -> new ConcurrentHashMap<>()).put(child, now);
+      }
+    }
+  }
+
+  void forget(String jobUid) {
+    byJob.remove(jobUid);
+  }
+
+  int size() {
+    return byJob.size();
+  }
+
+  private static String key(Action action) {
+    if (action instanceof Action.CreatePod p) {
+      return "Pod/" + p.name();
+    }
+    return action instanceof Action.CreateService s ? "Service/" + s.name() : null;
+  }
+
+  private static String key(String kind, HasMetadata child) {
+    return kind + "/" + child.getMetadata().getName();
+  }
+}
