@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stint.core.StintOperator;
 import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.testing.FakeKubelet;
+import dev.stint.testdoubles.FakeKubelet;
 import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.FaultyJob;
 import dev.stint.core.testing.TestCrds;
@@ -56,7 +56,7 @@ class FrameworkFailureOnMockServerTest {
     if (operator != null) {
       operator.stop();
     }
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
+    dev.stint.testdoubles.MockServerShutdown.quietly(server);
   }
 
   void start(String fault) {

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stint.core.StintOperator;
 import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.testing.FakeKubelet;
+import dev.stint.testdoubles.FakeKubelet;
 import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
@@ -49,7 +49,7 @@ abstract class MockServerEngineTest {
   @AfterEach
   void stop() {
     operator.stop();
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
+    dev.stint.testdoubles.MockServerShutdown.quietly(server);
   }
 
   StintOperator newOperator() {

@@ -9,7 +9,7 @@ import dev.stint.core.registry.DiscoveredFramework;
 import dev.stint.core.registry.FrameworkConflicts;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.core.registry.PluginDirDiscovery;
-import dev.stint.core.testing.FakeKubelet;
+import dev.stint.testdoubles.FakeKubelet;
 import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.FaultyJob;
 import dev.stint.core.testing.TestCrds;
@@ -55,7 +55,7 @@ class PluginOnMockServerTest {
     if (discovery != null) {
       discovery.close();
     }
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
+    dev.stint.testdoubles.MockServerShutdown.quietly(server);
   }
 
   @Test

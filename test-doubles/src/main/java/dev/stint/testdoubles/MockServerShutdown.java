@@ -1,4 +1,4 @@
-package dev.stint.core.testing;
+package dev.stint.testdoubles;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.slf4j.Logger;

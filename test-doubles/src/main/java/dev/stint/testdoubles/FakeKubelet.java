@@ -1,4 +1,4 @@
-package dev.stint.testkit;
+package dev.stint.testdoubles;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
