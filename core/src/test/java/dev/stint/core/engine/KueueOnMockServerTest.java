@@ -39,8 +39,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
     var operatorClient = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
         new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration()).withRequestTimeout(3_000)
             .withRequestRetryBackoffLimit(0).build()).build();
-    return StintOperator.builder(operatorClient, FrameworkRegistry.of(new TestFramework())).serverSideApply(false)
-        .closeClientOnStop(true).stopOnInformerError(false)
+    return onMockServer(operatorClient, FrameworkRegistry.of(new TestFramework())).closeClientOnStop(true)
         .kueue(new KueueSettings(KueueSettings.Mode.NATIVE, false)).build();
   }
 
