@@ -2,41 +2,22 @@ package dev.stint.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The checked-in CRDs on a real API server: installed with kubectl, and invalid jobs refused naming the field. */
 class CrdValidationIT {
-  static KubernetesClient client;
-  static String ns;
-
-  @BeforeAll
-  static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    // the sample plugin's CRD too: the same limits hold for plugin kinds
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
-        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
-    ns = LocalCluster.namespace(client, "crd");
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
-    }
-  }
+  /** The sample plugin's CRD too: the same limits hold for plugin kinds. */
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("crd").withCrdsFrom("examples/plugins/jax/crds");
 
   static String job(String name, String master, String worker, String extraSpec) {
     return """
@@ -86,7 +67,7 @@ class CrdValidationIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidJobs")
   void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-");
+    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", cluster.ns(), "-f", "-");
     assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
     assertThat(result.stderr()).contains(message);
   }
@@ -169,7 +150,7 @@ class CrdValidationIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("limits")
   void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-");
+    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-");
     if (refusal.isEmpty()) {
       assertThat(result.exitCode()).as("refused: %s%n%s", result.stderr(), manifest).isZero();
     } else {
@@ -183,7 +164,7 @@ class CrdValidationIT {
   @Test
   void upstreamExampleIsAcceptedUnchanged() throws Exception {
     String example = Files.readString(LocalCluster.ROOT.resolve("examples/pytorch-simple.yaml"));
-    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
+    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-").assertOk();
   }
 
   /** The demo's jobs (every kind, the suspend/resume and partial-success stories) are valid on a real API server. */
@@ -193,8 +174,8 @@ class CrdValidationIT {
       List<java.nio.file.Path> examples = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
       assertThat(examples).hasSizeGreaterThanOrEqualTo(5);
       for (java.nio.file.Path example : examples) {
-        Kubectl.Result result = Kubectl.runWithInput(Files.readString(example), "apply", "--dry-run=server", "-n", ns,
-            "-f", "-");
+        Kubectl.Result result = Kubectl.runWithInput(Files.readString(example), "apply", "--dry-run=server",
+            "-n", cluster.ns(), "-f", "-");
         assertThat(result.exitCode()).as("%s: %s", example.getFileName(), result.stderr()).isZero();
       }
     }
@@ -203,8 +184,8 @@ class CrdValidationIT {
   @Test
   void managedByIsImmutable() {
     Kubectl.runWithInput(job("managed", MASTER, WORKER, "  runPolicy: {managedBy: kueue.x-k8s.io/multikueue}\n"),
-        "apply", "-n", ns, "-f", "-").assertOk();
-    Kubectl.Result patch = Kubectl.run("patch", "pytorchjob", "managed", "-n", ns, "--type", "merge", "-p",
+        "apply", "-n", cluster.ns(), "-f", "-").assertOk();
+    Kubectl.Result patch = Kubectl.run("patch", "pytorchjob", "managed", "-n", cluster.ns(), "--type", "merge", "-p",
         "{\"spec\":{\"runPolicy\":{\"managedBy\":\"kubeflow.org/training-operator\"}}}");
     assertThat(patch.exitCode()).isNotZero();
     assertThat(patch.stderr()).contains("spec.runPolicy.managedBy is immutable");

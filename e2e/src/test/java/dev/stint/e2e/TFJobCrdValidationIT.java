@@ -2,36 +2,19 @@ package dev.stint.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The checked-in TFJob CRD on a real API server: its CEL rules compile, refuse invalid jobs naming the field. */
 class TFJobCrdValidationIT {
-  static KubernetesClient client;
-  static String ns;
-
-  @BeforeAll
-  static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    ns = LocalCluster.namespace(client, "tfcrd");
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
-    }
-  }
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("tfcrd");
 
   static String job(String name, String extraSpec, String... replicas) {
     return """
@@ -83,7 +66,7 @@ class TFJobCrdValidationIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidJobs")
   void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-");
+    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", cluster.ns(), "-f", "-");
     assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
     assertThat(result.stderr()).contains(message);
   }
@@ -114,7 +97,7 @@ class TFJobCrdValidationIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("limits")
   void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-");
+    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-");
     if (refusal.isEmpty()) {
       assertThat(result.exitCode()).as("refused: %s%n%s", result.stderr(), manifest).isZero();
     } else {
@@ -130,12 +113,12 @@ class TFJobCrdValidationIT {
     String manifest = job("full", "  successPolicy: AllWorkers\n  enableDynamicWorker: true\n"
         + "  runPolicy: {successPolicy: {rules: [{succeeded: {Worker: 2}}]}}\n",
         CHIEF, replica("Evaluator", 1, "tensorflow", "busybox"), PS, WORKER);
-    Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
+    Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-").assertOk();
   }
 
   @Test
   void upstreamExampleIsAcceptedUnchanged() throws Exception {
     String example = Files.readString(LocalCluster.ROOT.resolve("examples/tf-dist-mnist.yaml"));
-    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
+    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-").assertOk();
   }
 }
