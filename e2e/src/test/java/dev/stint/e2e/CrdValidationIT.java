@@ -1,5 +1,6 @@
 package dev.stint.e2e;
 
+import static dev.stint.e2e.CrdVerdicts.replica;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -27,16 +28,6 @@ class CrdValidationIT {
         spec:
         %s  pytorchReplicaSpecs:
         %s%s""".formatted(name, extraSpec, master, worker);
-  }
-
-  static String replica(String type, int replicas, String container, String image) {
-    return """
-            %s:
-              replicas: %d
-              template:
-                spec:
-                  containers: [{name: %s, image: "%s"}]
-        """.formatted(type, replicas, container, image);
   }
 
   static final String MASTER = replica("Master", 1, "pytorch", "busybox");
@@ -67,9 +58,7 @@ class CrdValidationIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidJobs")
   void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", cluster.ns(), "-f", "-");
-    assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
-    assertThat(result.stderr()).contains(message);
+    CrdVerdicts.assertRefused(manifest, cluster.ns(), message);
   }
 
   static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
@@ -150,15 +139,7 @@ class CrdValidationIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("limits")
   void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-");
-    if (refusal.isEmpty()) {
-      assertThat(result.exitCode()).as("refused: %s%n%s", result.stderr(), manifest).isZero();
-    } else {
-      assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
-      for (String words : refusal) {
-        assertThat(result.stderr()).contains(words);
-      }
-    }
+    CrdVerdicts.assertVerdict(manifest, cluster.ns(), refusal);
   }
 
   @Test

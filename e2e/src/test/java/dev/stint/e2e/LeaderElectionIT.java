@@ -119,24 +119,8 @@ class LeaderElectionIT {
     return cluster.pods().withLabel("training.kubeflow.org/job-name", job).list().getItems();
   }
 
+  /** A PyTorchJob of a master and a worker, in the class's namespace. */
   private static void apply(String name) {
-    String manifest = """
-        apiVersion: kubeflow.org/v1
-        kind: PyTorchJob
-        metadata: {name: %s}
-        spec:
-          pytorchReplicaSpecs:
-            Master:
-              replicas: 1
-              template:
-                spec:
-                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
-            Worker:
-              replicas: 1
-              template:
-                spec:
-                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
-        """.formatted(name);
-    Kubectl.runWithInput(manifest, "apply", "-n", cluster.ns(), "-f", "-").assertOk();
+    MnistJob.apply(cluster.ns(), name, 1);
   }
 }

@@ -35,26 +35,7 @@ class OperatorOnClusterIT {
   }
 
   static void apply(String name, int workers) {
-    String manifest = """
-        apiVersion: kubeflow.org/v1
-        kind: PyTorchJob
-        metadata: {name: %s}
-        spec:
-          pytorchReplicaSpecs:
-            Master:
-              replicas: 1
-              restartPolicy: OnFailure
-              template:
-                spec:
-                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
-            Worker:
-              replicas: %d
-              restartPolicy: OnFailure
-              template:
-                spec:
-                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
-        """.formatted(name, workers);
-    Kubectl.runWithInput(manifest, "apply", "-n", cluster.ns(), "-f", "-").assertOk();
+    MnistJob.apply(cluster.ns(), name, workers);
   }
 
   static JobStatus status(String name) {

@@ -1,6 +1,6 @@
 package dev.stint.e2e;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.stint.e2e.CrdVerdicts.replica;
 
 import java.nio.file.Files;
 import java.util.List;
@@ -24,16 +24,6 @@ class TFJobCrdValidationIT {
         spec:
         %s  tfReplicaSpecs:
         %s""".formatted(name, extraSpec, String.join("", replicas));
-  }
-
-  static String replica(String type, int replicas, String container, String image) {
-    return """
-            %s:
-              replicas: %d
-              template:
-                spec:
-                  containers: [{name: %s, image: "%s"}]
-        """.formatted(type, replicas, container, image);
   }
 
   static final String CHIEF = replica("Chief", 1, "tensorflow", "busybox");
@@ -66,9 +56,7 @@ class TFJobCrdValidationIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidJobs")
   void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", cluster.ns(), "-f", "-");
-    assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
-    assertThat(result.stderr()).contains(message);
+    CrdVerdicts.assertRefused(manifest, cluster.ns(), message);
   }
 
   static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
@@ -97,15 +85,7 @@ class TFJobCrdValidationIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("limits")
   void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-");
-    if (refusal.isEmpty()) {
-      assertThat(result.exitCode()).as("refused: %s%n%s", result.stderr(), manifest).isZero();
-    } else {
-      assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
-      for (String words : refusal) {
-        assertThat(result.stderr()).contains(words);
-      }
-    }
+    CrdVerdicts.assertVerdict(manifest, cluster.ns(), refusal);
   }
 
   @Test
