@@ -4,16 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stint.core.decision.Action;
+import dev.stint.core.testing.RefusalStatus;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.dsl.ReturnOrWebsocketable;
+import io.fabric8.mockwebserver.dsl.TimesOnceableOrHttpHeaderable;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -98,6 +100,11 @@ class ActionApplierTest {
       events.close();
       applier.close();
     }
+
+    /** What the server answers to the next pod creations, in the order the expectations are set. */
+    ReturnOrWebsocketable<TimesOnceableOrHttpHeaderable<Void>> podCreations() {
+      return server.expect().post().withPath("/api/v1/namespaces/ns/pods");
+    }
   }
 
   /** One pass creating pods p0 .. p{n-1}. */
@@ -178,11 +185,10 @@ class ActionApplierTest {
 
     @Test
     void creationsGoInGrowingWavesAndStopAfterAWaveWithAPermanentRefusal() throws InterruptedException {
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-0")).once();
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
-          .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid")
-              .withMessage("Pod \"p1\" is invalid: metadata.labels: Invalid value").build()).once();
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-2")).always();
+      podCreations().andReturn(201, pod("ok-0")).once();
+      podCreations().andReturn(422,
+          RefusalStatus.of(422, "Invalid", "Pod \"p1\" is invalid: metadata.labels: Invalid value")).once();
+      podCreations().andReturn(201, pod("ok-2")).always();
       List<Action> pass = createPods(8);
       int before = server.getRequestCount();
       // waves of 1, 2, 4, 1: the second wave is refused, so the third and fourth never go out
@@ -194,10 +200,8 @@ class ActionApplierTest {
 
     @Test
     void aJobWhosePodsWereAcceptedSkipsTheSlowStart() throws InterruptedException {
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-0")).once();
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
-          .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid").withMessage("invalid").build())
-          .always();
+      podCreations().andReturn(201, pod("ok-0")).once();
+      podCreations().andReturn(422, RefusalStatus.of(422, "Invalid", "invalid")).always();
       List<Action> pass = createPods(8);
       int before = server.getRequestCount();
       // one full wave: all eight go out at once, where a new job's slow start would have stopped after two waves
@@ -209,11 +213,10 @@ class ActionApplierTest {
     @Test
     void aRefusalThatHealsIsThrownAsItCameAfterTheRestOfItsWave() throws InterruptedException {
       for (String name : List.of("ok-0", "ok-1", "ok-2")) {
-        server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod(name)).once();
+        podCreations().andReturn(201, pod(name)).once();
       }
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
-          .andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden")
-              .withMessage("pods \"p3\" is forbidden: exceeded quota: q, requested: pods=1").build()).once();
+      podCreations().andReturn(403,
+          RefusalStatus.of(403, "Forbidden", "pods \"p3\" is forbidden: exceeded quota: q, requested: pods=1")).once();
       List<Action> pass = createPods(4);
       int before = server.getRequestCount();
       assertThatThrownBy(() -> applier.apply(JOB, pass, events))
