@@ -9,16 +9,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The checked-in CRDs on a real API server: installed with kubectl, and invalid jobs refused naming the field. */
-class CrdValidationIT {
+class CrdValidationIT extends CrdOnApiServer {
   /** The sample plugin's CRD too: the same limits hold for plugin kinds. */
   @RegisterExtension
   static final OnLocalCluster cluster = OnLocalCluster.namespace("crd").withCrdsFrom("examples/plugins/jax/crds");
+
+  @Override
+  String ns() {
+    return cluster.ns();
+  }
+
+  @Override
+  String upstreamExample() {
+    return "pytorch-simple.yaml";
+  }
 
   static String job(String name, String master, String worker, String extraSpec) {
     return """
@@ -55,14 +63,6 @@ class CrdValidationIT {
             "metadata.name: must be a DNS-1035 label"));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("invalidJobs")
-  void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
-    CrdVerdicts.assertRefused(manifest, cluster.ns(), message);
-  }
-
-  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
-      + "(<name>-<type>-<index>) must be no more than 63 characters";
   static final String MPI_NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
       + "(<name>-launcher, <name>-worker-<index>) must be no more than 63 characters";
 
@@ -136,17 +136,6 @@ class CrdValidationIT {
             List.of("spec.jaxReplicaSpecs.Worker.replicas", "less than or equal to 5000")));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("limits")
-  void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
-    CrdVerdicts.assertVerdict(manifest, cluster.ns(), refusal);
-  }
-
-  @Test
-  void upstreamExampleIsAcceptedUnchanged() throws Exception {
-    String example = Files.readString(LocalCluster.ROOT.resolve("examples/pytorch-simple.yaml"));
-    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-").assertOk();
-  }
 
   /** The demo's jobs (every kind, the suspend/resume and partial-success stories) are valid on a real API server. */
   @Test

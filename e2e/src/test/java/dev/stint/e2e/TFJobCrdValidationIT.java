@@ -2,19 +2,26 @@ package dev.stint.e2e;
 
 import static dev.stint.e2e.CrdVerdicts.replica;
 
-import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The checked-in TFJob CRD on a real API server: its CEL rules compile, refuse invalid jobs naming the field. */
-class TFJobCrdValidationIT {
+class TFJobCrdValidationIT extends CrdOnApiServer {
   @RegisterExtension
   static final OnLocalCluster cluster = OnLocalCluster.namespace("tfcrd");
+
+  @Override
+  String ns() {
+    return cluster.ns();
+  }
+
+  @Override
+  String upstreamExample() {
+    return "tf-dist-mnist.yaml";
+  }
 
   static String job(String name, String extraSpec, String... replicas) {
     return """
@@ -53,14 +60,6 @@ class TFJobCrdValidationIT {
             "metadata.name: must be a DNS-1035 label"));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("invalidJobs")
-  void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
-    CrdVerdicts.assertRefused(manifest, cluster.ns(), message);
-  }
-
-  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
-      + "(<name>-<type>-<index>) must be no more than 63 characters";
 
   /** The known limits on the real API server: 63-character child names, 5000 replicas per type and per job. */
   static Stream<Arguments> limits() {
@@ -82,23 +81,11 @@ class TFJobCrdValidationIT {
             List.of("spec.tfReplicaSpecs.Worker.replicas", "less than or equal to 5000")));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("limits")
-  void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
-    CrdVerdicts.assertVerdict(manifest, cluster.ns(), refusal);
-  }
-
   @Test
   void everyFieldAndReplicaTypeIsAccepted() {
     String manifest = job("full", "  successPolicy: AllWorkers\n  enableDynamicWorker: true\n"
         + "  runPolicy: {successPolicy: {rules: [{succeeded: {Worker: 2}}]}}\n",
         CHIEF, replica("Evaluator", 1, "tensorflow", "busybox"), PS, WORKER);
     Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-").assertOk();
-  }
-
-  @Test
-  void upstreamExampleIsAcceptedUnchanged() throws Exception {
-    String example = Files.readString(LocalCluster.ROOT.resolve("examples/tf-dist-mnist.yaml"));
-    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-").assertOk();
   }
 }
