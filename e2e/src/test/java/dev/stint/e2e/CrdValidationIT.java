@@ -18,14 +18,8 @@ class CrdValidationIT extends CrdOnApiServer {
   @RegisterExtension
   static final OnLocalCluster cluster = OnLocalCluster.namespace("crd").withCrdsFrom("examples/plugins/jax/crds");
 
-  @Override
-  String ns() {
-    return cluster.ns();
-  }
-
-  @Override
-  String upstreamExample() {
-    return "pytorch-simple.yaml";
+  CrdValidationIT() {
+    super(cluster::ns, "pytorch-simple.yaml");
   }
 
   static String job(String name, String master, String worker, String extraSpec) {

@@ -13,14 +13,8 @@ class TFJobCrdValidationIT extends CrdOnApiServer {
   @RegisterExtension
   static final OnLocalCluster cluster = OnLocalCluster.namespace("tfcrd");
 
-  @Override
-  String ns() {
-    return cluster.ns();
-  }
-
-  @Override
-  String upstreamExample() {
-    return "tf-dist-mnist.yaml";
+  TFJobCrdValidationIT() {
+    super(cluster::ns, "tf-dist-mnist.yaml");
   }
 
   static String job(String name, String extraSpec, String... replicas) {

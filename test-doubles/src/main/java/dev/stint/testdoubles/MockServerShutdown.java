@@ -16,6 +16,7 @@ public final class MockServerShutdown {
 
   private MockServerShutdown() { }
 
+  /** Destroys the server (nothing when it is null), logging instead of throwing when it does not close in time. */
   public static void quietly(KubernetesMockServer server) {
     if (server == null) {
       return;
