@@ -23,13 +23,7 @@ class CrdValidationIT extends CrdOnApiServer {
   }
 
   static String job(String name, String master, String worker, String extraSpec) {
-    return """
-        apiVersion: kubeflow.org/v1
-        kind: PyTorchJob
-        metadata: {name: %s}
-        spec:
-        %s  pytorchReplicaSpecs:
-        %s%s""".formatted(name, extraSpec, master, worker);
+    return CrdVerdicts.job("PyTorchJob", "pytorchReplicaSpecs", name, extraSpec, master, worker);
   }
 
   static final String MASTER = replica("Master", 1, "pytorch", "busybox");

@@ -5,11 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 
 /**
- * What the real API server answers to a job manifest, for the CRD validation ITs: a replica type as YAML, and
- * assertions that a manifest is accepted or refused in words that name the field.
+ * What the real API server answers to a job manifest, for the CRD validation ITs: a job and its replica types as
+ * YAML, and assertions that a manifest is accepted or refused in words that name the field.
  */
 final class CrdVerdicts {
   private CrdVerdicts() { }
+
+  /**
+   * A kubeflow.org/v1 job of that kind: {@code extraSpec} (spec fields as YAML lines indented by two spaces, or "")
+   * before its replica specs map, made of {@link #replica} entries.
+   */
+  static String job(String kind, String replicaSpecsField, String name, String extraSpec, String... replicas) {
+    return """
+        apiVersion: kubeflow.org/v1
+        kind: %s
+        metadata: {name: %s}
+        spec:
+        %s  %s:
+        %s""".formatted(kind, name, extraSpec, replicaSpecsField, String.join("", replicas));
+  }
 
   /** One entry of a {@code <kind>ReplicaSpecs} map, indented for it, with one container. */
   static String replica(String type, int replicas, String container, String image) {

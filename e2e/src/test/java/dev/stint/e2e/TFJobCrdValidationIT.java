@@ -18,13 +18,7 @@ class TFJobCrdValidationIT extends CrdOnApiServer {
   }
 
   static String job(String name, String extraSpec, String... replicas) {
-    return """
-        apiVersion: kubeflow.org/v1
-        kind: TFJob
-        metadata: {name: %s}
-        spec:
-        %s  tfReplicaSpecs:
-        %s""".formatted(name, extraSpec, String.join("", replicas));
+    return CrdVerdicts.job("TFJob", "tfReplicaSpecs", name, extraSpec, replicas);
   }
 
   static final String CHIEF = replica("Chief", 1, "tensorflow", "busybox");
