@@ -105,8 +105,8 @@ build_etcd() {
   finish "$STINT_ETCD_BIN" "go.etcd.io/etcd/server/v3 $v"
 }
 
-# copy_from_module MODULE@VERSION FOLDER DEST GLOB: copies what matches GLOB (. for all) in FOLDER of the module (as published at
-# that version, from the module cache) into DEST, writable so that the next build can replace it.
+# copy_from_module MODULE@VERSION FOLDER DEST GLOB: copies what matches GLOB (. for all) in FOLDER of the module (as
+# published at that version, from the module cache) into DEST, writable so that the next build can replace it.
 copy_from_module() {
   local dir; dir="$(cd "$WORK" && go mod download -json "$1" | json_field Dir)"
   [ -d "$dir/$2" ] || die "no $2 in $1 ($dir)"

@@ -60,7 +60,8 @@ final class TestCrds {
 
   /** A pod spec as the generator emits it, cut down to what the finisher looks at. */
   static String podSpec() {
-    String containers = "{type: array, items: {type: object, properties: {name: {type: string}, image: {type: string}}}}";
+    String containers =
+        "{type: array, items: {type: object, properties: {name: {type: string}, image: {type: string}}}}";
     return """
         type: object
         properties:
