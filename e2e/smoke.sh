@@ -55,6 +55,13 @@ spec:
 EOF
 }
 
+# ends_with NAME PHASE CODE: waits for the pod's PHASE, then checks that both its containers exited with CODE
+ends_with() {
+  wait_for "pod $1 $2" is "$2" pod "$1" -n "$NS" -o 'jsonpath={.status.phase}'
+  local codes; codes=$(jp pod "$1" -n "$NS" -o 'jsonpath={.status.containerStatuses[*].state.terminated.exitCode}')
+  [ "$codes" = "$3 $3" ] || failed "pod $1 exit codes '$codes', want '$3 $3'"
+}
+
 k get --raw /readyz >/dev/null || failed "API server not ready (KUBECONFIG=$KUBECONFIG)"
 step "namespace $NS"
 k create namespace "$NS" >/dev/null
@@ -83,23 +90,17 @@ wait_for "EndpointSlice of headless lists $podip" is "$podip" endpointslices -n 
 
 step "pod annotated exit 0 ends Succeeded with exitCode 0"
 t=$(now_ms); pod ok 0
-wait_for "pod ok Succeeded" is Succeeded pod ok -n "$NS" -o 'jsonpath={.status.phase}'
-codes=$(jp pod ok -n "$NS" -o 'jsonpath={.status.containerStatuses[*].state.terminated.exitCode}')
-[ "$codes" = "0 0" ] || failed "pod ok exit codes '$codes', want '0 0'"
+ends_with ok Succeeded 0
 step "  Succeeded after $(( $(now_ms) - t )) ms"
 
 step "pod annotated exit 3 ends Failed with exitCode 3"
 t=$(now_ms); pod bad 3
-wait_for "pod bad Failed" is Failed pod bad -n "$NS" -o 'jsonpath={.status.phase}'
-codes=$(jp pod bad -n "$NS" -o 'jsonpath={.status.containerStatuses[*].state.terminated.exitCode}')
-[ "$codes" = "3 3" ] || failed "pod bad exit codes '$codes', want '3 3'"
+ends_with bad Failed 3
 step "  Failed after $(( $(now_ms) - t )) ms"
 
 step "Running pod patched with exit 137 ends Failed with exitCode 137"
 k annotate pod running -n "$NS" stint.dev/kwok-exit-code=137 >/dev/null
-wait_for "pod running Failed" is Failed pod running -n "$NS" -o 'jsonpath={.status.phase}'
-codes=$(jp pod running -n "$NS" -o 'jsonpath={.status.containerStatuses[*].state.terminated.exitCode}')
-[ "$codes" = "137 137" ] || failed "pod running exit codes '$codes', want '137 137'"
+ends_with running Failed 137
 
 step "deleting a Running pod completes"
 pod victim

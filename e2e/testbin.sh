@@ -105,17 +105,24 @@ build_etcd() {
   finish "$STINT_ETCD_BIN" "go.etcd.io/etcd/server/v3 $v"
 }
 
+# copy_from_module MODULE@VERSION FOLDER DEST GLOB: copies what matches GLOB (. for all) in FOLDER of the module (as
+# published at that version, from the module cache) into DEST, writable so that the next build can replace it.
+copy_from_module() {
+  local dir; dir="$(cd "$WORK" && go mod download -json "$1" | json_field Dir)"
+  [ -d "$dir/$2" ] || die "no $2 in $1 ($dir)"
+  mkdir -p "$3"
+  # shellcheck disable=SC2086 # the glob is meant to expand
+  cp -r "$dir/$2"/$4 "$3/"
+  chmod -R u+w "$3"
+}
+
 build_kwok() {
   local v="$STINT_KWOK_VERSION" out="$STINT_KWOK_BIN.tmp"
   log "building kwok $v"
   begin "$STINT_KWOK_BIN"
   GOBIN="$out" $NICE go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kwok/cmd/kwok@$v"
   # Stage YAMLs ship inside the module; take them from the same version as the binary.
-  local dir; dir="$(cd "$WORK" && go mod download -json "sigs.k8s.io/kwok@$v" | json_field Dir)"
-  [ -d "$dir/kustomize/stage" ] || die "no kustomize/stage in sigs.k8s.io/kwok@$v ($dir)"
-  mkdir -p "$out/stages"
-  cp -r "$dir/kustomize/stage/." "$out/stages/"
-  chmod -R u+w "$out/stages"
+  copy_from_module "sigs.k8s.io/kwok@$v" kustomize/stage "$out/stages" .
   "$out/kwok" --version >&2 || true
   finish "$STINT_KWOK_BIN" "sigs.k8s.io/kwok $v"
 }
@@ -127,11 +134,7 @@ build_kueue() {
   # Kueue's go.mod has no replace directives, so `go install pkg@version` builds it as published.
   GOBIN="$out" $NICE go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kueue/cmd/kueue@$v"
   # The CRDs ship inside the module (plain bases: v1beta2 stored, no conversion webhook section).
-  local dir; dir="$(cd "$WORK" && go mod download -json "sigs.k8s.io/kueue@$v" | json_field Dir)"
-  [ -d "$dir/config/components/crd/bases" ] || die "no config/components/crd/bases in sigs.k8s.io/kueue@$v ($dir)"
-  mkdir -p "$out/crds"
-  cp "$dir"/config/components/crd/bases/*.yaml "$out/crds/"
-  chmod -R u+w "$out/crds"
+  copy_from_module "sigs.k8s.io/kueue@$v" config/components/crd/bases "$out/crds" '*.yaml'
   finish "$STINT_KUEUE_BIN" "sigs.k8s.io/kueue $v"
 }
 

@@ -17,6 +17,14 @@ final class Scenarios {
   static final Predicate<JobView> SUSPENDED_INACTIVE = v -> v.suspended && v.active == 0;
   static final Predicate<JobView> SUSPENDED_NO_PODS = v -> v.suspended && v.pods.isEmpty();
   static final Predicate<JobView> RUNNING_AGAIN = v -> v.running && !v.suspended;
+  private static final List<Milestone> SUSPENSION = List.of(new Milestone("active0", "active0", SUSPENDED_INACTIVE),
+      new Milestone("noPods", "noPods", SUSPENDED_NO_PODS));
+
+  /**
+   * What a scenario waits for on every job: the tracker's milestone {@code name}, reached when {@code reached} holds
+   * of the job's view, and reported as the latency {@code latency} from the moment the job's request was sent.
+   */
+  record Milestone(String name, String latency, Predicate<JobView> reached) { }
 
   private final Driver driver;
   private final Probe probe;
@@ -49,9 +57,9 @@ final class Scenarios {
    */
   ScenarioResult limit(Tracker t, List<String> jobs, boolean services) {
     Probe.Scope s = probe.begin(services ? "limitsvc" : "limit", jobs.size());
-    t.clear();
-    t.watch("podsCreated", v -> v.podsAdded >= podsPerJob());
-    t.watch("podsRunning", v -> v.runningPods() >= podsPerJob());
+    List<Milestone> milestones = List.of(podsCreated(),
+        new Milestone("podsRunning", "allPodsRunning", v -> v.runningPods() >= podsPerJob()));
+    watch(t, milestones);
     Map<String, Long> sent = new ConcurrentHashMap<>();
     List<Runnable> tasks = new ArrayList<>();
     for (String job : jobs) {
@@ -70,10 +78,7 @@ final class Scenarios {
       });
     }
     driver.runAll(tasks);
-    await(s, t, "podsCreated", jobs);
-    await(s, t, "podsRunning", jobs);
-    s.result.latency("allPodsCreated", since(sent, t.reached("podsCreated")));
-    s.result.latency("allPodsRunning", since(sent, t.reached("podsRunning")));
+    awaitLatencies(s, t, sent, jobs, milestones);
     podRates(s, t.reached("podsCreated"), jobs.size(), "podsCreated");
     span(s, t.reached("podsRunning"), "timeToAllPodsRunningSeconds");
     return s.finish();
@@ -82,34 +87,22 @@ final class Scenarios {
   /** Scenario 1: create every job at once. */
   ScenarioResult burst(Tracker t, List<String> jobs) {
     Probe.Scope s = probe.begin("burst", jobs.size());
-    t.clear();
-    t.watch("podsCreated", v -> v.podsAdded >= podsPerJob());
-    t.watch("running", v -> v.running);
+    List<Milestone> milestones = List.of(podsCreated(), new Milestone("running", "running", v -> v.running));
+    watch(t, milestones);
     Map<String, Long> sent = new ConcurrentHashMap<>();
     driver.runAll(jobs.stream().<Runnable>map(job -> () -> {
       sent.put(job, Time.now());
       driver.createJob(Manifests.pytorchJob(t.namespace(), job, workers, Map.of()));
     }).toList());
-    await(s, t, "podsCreated", jobs);
-    await(s, t, "running", jobs);
-    s.result.latency("allPodsCreated", since(sent, t.reached("podsCreated")));
-    s.result.latency("running", since(sent, t.reached("running")));
-    podRates(s, t.reached("podsCreated"), jobs.size(), "podsCreated");
-    span(s, t.reached("running"), "timeToAllRunningSeconds");
-    return s.finish();
+    return podsThenRunning(s, t, sent, jobs, milestones);
   }
 
   /** Scenario 2a: suspend every running job. */
   ScenarioResult suspend(Tracker t, List<String> jobs) {
     Probe.Scope s = probe.begin("suspend", jobs.size());
-    t.clear();
-    t.watch("active0", SUSPENDED_INACTIVE);
-    t.watch("noPods", SUSPENDED_NO_PODS);
+    watch(t, SUSPENSION);
     Map<String, Long> sent = patchAll(t, jobs, Manifests.suspendPatch(true));
-    await(s, t, "active0", jobs);
-    await(s, t, "noPods", jobs);
-    s.result.latency("active0", since(sent, t.reached("active0")));
-    s.result.latency("noPods", since(sent, t.reached("noPods")));
+    awaitLatencies(s, t, sent, jobs, SUSPENSION);
     span(s, t.reached("active0"), "timeToAllActive0Seconds");
     span(s, t.reached("noPods"), "timeToNoPodsSeconds");
     s.result.figures.put("podsDeletedPerSecond",
@@ -126,17 +119,14 @@ final class Scenarios {
   ScenarioResult preempt(Tracker t, List<String> all, int count) {
     List<String> jobs = all.subList(0, Math.min(count, all.size()));
     Probe.Scope s = probe.begin("preempt", jobs.size());
-    t.clear();
-    t.watch("active0", SUSPENDED_INACTIVE);
-    t.watch("noPods", SUSPENDED_NO_PODS);
+    watch(t, SUSPENSION);
     Map<String, Long> sent = new ConcurrentHashMap<>();
     for (String job : jobs) {
       sent.put(job, Time.now());
       driver.patchJob(t.namespace(), job, Manifests.suspendPatch(true));
       await(s, t, "noPods", List.of(job));
     }
-    s.result.latency("active0", since(sent, t.reached("active0")));
-    s.result.latency("noPods", since(sent, t.reached("noPods")));
+    recordLatencies(s, t, sent, SUSPENSION);
     ScenarioResult result = s.finish();
     t.clear();
     t.watch("running", RUNNING_AGAIN);
@@ -150,17 +140,10 @@ final class Scenarios {
   /** Scenario 2b: resume every suspended job. */
   ScenarioResult resume(Tracker t, List<String> jobs) {
     Probe.Scope s = probe.begin("resume", jobs.size());
-    t.clear();
-    t.watch("podsCreated", v -> v.podsAdded >= podsPerJob());
-    t.watch("running", RUNNING_AGAIN);
+    List<Milestone> milestones = List.of(podsCreated(), new Milestone("running", "running", RUNNING_AGAIN));
+    watch(t, milestones);
     Map<String, Long> sent = patchAll(t, jobs, Manifests.suspendPatch(false));
-    await(s, t, "podsCreated", jobs);
-    await(s, t, "running", jobs);
-    s.result.latency("allPodsCreated", since(sent, t.reached("podsCreated")));
-    s.result.latency("running", since(sent, t.reached("running")));
-    podRates(s, t.reached("podsCreated"), jobs.size(), "podsCreated");
-    span(s, t.reached("running"), "timeToAllRunningSeconds");
-    return s.finish();
+    return podsThenRunning(s, t, sent, jobs, milestones);
   }
 
   /**
@@ -208,6 +191,36 @@ final class Scenarios {
       s.result.notes.add(early + " jobs were Succeeded before all their pods were seen terminal (counted as 0 s)");
     }
     return out;
+  }
+
+  /** Every pod of the job created (seen added by the informer). */
+  private Milestone podsCreated() {
+    return new Milestone("podsCreated", "allPodsCreated", v -> v.podsAdded >= podsPerJob());
+  }
+
+  private static void watch(Tracker t, List<Milestone> milestones) {
+    t.clear();
+    milestones.forEach(m -> t.watch(m.name(), m.reached()));
+  }
+
+  /** Waits until every job reached each milestone in turn, then records each one's latencies. */
+  private void awaitLatencies(Probe.Scope s, Tracker t, Map<String, Long> sent, List<String> jobs,
+                              List<Milestone> milestones) {
+    milestones.forEach(m -> await(s, t, m.name(), jobs));
+    recordLatencies(s, t, sent, milestones);
+  }
+
+  private static void recordLatencies(Probe.Scope s, Tracker t, Map<String, Long> sent, List<Milestone> milestones) {
+    milestones.forEach(m -> s.result.latency(m.latency(), since(sent, t.reached(m.name()))));
+  }
+
+  /** The end of a scenario that creates every job's pods, then waits for Running: burst and resume alike. */
+  private ScenarioResult podsThenRunning(Probe.Scope s, Tracker t, Map<String, Long> sent, List<String> jobs,
+                                         List<Milestone> milestones) {
+    awaitLatencies(s, t, sent, jobs, milestones);
+    podRates(s, t.reached("podsCreated"), jobs.size(), "podsCreated");
+    span(s, t.reached("running"), "timeToAllRunningSeconds");
+    return s.finish();
   }
 
   private Map<String, Long> patchAll(Tracker t, List<String> jobs, String patch) {

@@ -60,24 +60,14 @@ final class TestCrds {
 
   /** A pod spec as the generator emits it, cut down to what the finisher looks at. */
   static String podSpec() {
+    String containers =
+        "{type: array, items: {type: object, properties: {name: {type: string}, image: {type: string}}}}";
     return """
         type: object
         properties:
-          containers:
-            type: array
-            items:
-              type: object
-              properties:
-                name: {type: string}
-                image: {type: string}
-          initContainers:
-            type: array
-            items:
-              type: object
-              properties:
-                name: {type: string}
-                image: {type: string}
+          containers: %s
+          initContainers: %s
           restartPolicy: {type: string}
-        """;
+        """.formatted(containers, containers);
   }
 }

@@ -1,61 +1,29 @@
 package dev.stint.e2e;
 
+import static dev.stint.e2e.CrdVerdicts.replica;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The checked-in CRDs on a real API server: installed with kubectl, and invalid jobs refused naming the field. */
-class CrdValidationIT {
-  static KubernetesClient client;
-  static String ns;
+class CrdValidationIT extends CrdOnApiServer {
+  /** The sample plugin's CRD too: the same limits hold for plugin kinds. */
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("crd").withCrdsFrom("examples/plugins/jax/crds");
 
-  @BeforeAll
-  static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    // the sample plugin's CRD too: the same limits hold for plugin kinds
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
-        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
-    ns = LocalCluster.namespace(client, "crd");
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
-    }
+  CrdValidationIT() {
+    super(cluster::ns, "pytorch-simple.yaml");
   }
 
   static String job(String name, String master, String worker, String extraSpec) {
-    return """
-        apiVersion: kubeflow.org/v1
-        kind: PyTorchJob
-        metadata: {name: %s}
-        spec:
-        %s  pytorchReplicaSpecs:
-        %s%s""".formatted(name, extraSpec, master, worker);
-  }
-
-  static String replica(String type, int replicas, String container, String image) {
-    return """
-            %s:
-              replicas: %d
-              template:
-                spec:
-                  containers: [{name: %s, image: "%s"}]
-        """.formatted(type, replicas, container, image);
+    return CrdVerdicts.job("PyTorchJob", "pytorchReplicaSpecs", name, extraSpec, master, worker);
   }
 
   static final String MASTER = replica("Master", 1, "pytorch", "busybox");
@@ -83,16 +51,6 @@ class CrdValidationIT {
             "metadata.name: must be a DNS-1035 label"));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("invalidJobs")
-  void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-");
-    assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
-    assertThat(result.stderr()).contains(message);
-  }
-
-  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
-      + "(<name>-<type>-<index>) must be no more than 63 characters";
   static final String MPI_NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
       + "(<name>-launcher, <name>-worker-<index>) must be no more than 63 characters";
 
@@ -166,25 +124,6 @@ class CrdValidationIT {
             List.of("spec.jaxReplicaSpecs.Worker.replicas", "less than or equal to 5000")));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("limits")
-  void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-");
-    if (refusal.isEmpty()) {
-      assertThat(result.exitCode()).as("refused: %s%n%s", result.stderr(), manifest).isZero();
-    } else {
-      assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
-      for (String words : refusal) {
-        assertThat(result.stderr()).contains(words);
-      }
-    }
-  }
-
-  @Test
-  void upstreamExampleIsAcceptedUnchanged() throws Exception {
-    String example = Files.readString(LocalCluster.ROOT.resolve("examples/pytorch-simple.yaml"));
-    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
-  }
 
   /** The demo's jobs (every kind, the suspend/resume and partial-success stories) are valid on a real API server. */
   @Test
@@ -193,8 +132,8 @@ class CrdValidationIT {
       List<java.nio.file.Path> examples = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
       assertThat(examples).hasSizeGreaterThanOrEqualTo(5);
       for (java.nio.file.Path example : examples) {
-        Kubectl.Result result = Kubectl.runWithInput(Files.readString(example), "apply", "--dry-run=server", "-n", ns,
-            "-f", "-");
+        Kubectl.Result result = Kubectl.runWithInput(Files.readString(example), "apply", "--dry-run=server",
+            "-n", cluster.ns(), "-f", "-");
         assertThat(result.exitCode()).as("%s: %s", example.getFileName(), result.stderr()).isZero();
       }
     }
@@ -203,8 +142,8 @@ class CrdValidationIT {
   @Test
   void managedByIsImmutable() {
     Kubectl.runWithInput(job("managed", MASTER, WORKER, "  runPolicy: {managedBy: kueue.x-k8s.io/multikueue}\n"),
-        "apply", "-n", ns, "-f", "-").assertOk();
-    Kubectl.Result patch = Kubectl.run("patch", "pytorchjob", "managed", "-n", ns, "--type", "merge", "-p",
+        "apply", "-n", cluster.ns(), "-f", "-").assertOk();
+    Kubectl.Result patch = Kubectl.run("patch", "pytorchjob", "managed", "-n", cluster.ns(), "--type", "merge", "-p",
         "{\"spec\":{\"runPolicy\":{\"managedBy\":\"kubeflow.org/training-operator\"}}}");
     assertThat(patch.exitCode()).isNotZero();
     assertThat(patch.stderr()).contains("spec.runPolicy.managedBy is immutable");

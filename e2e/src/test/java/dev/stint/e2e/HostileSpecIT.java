@@ -3,15 +3,13 @@ package dev.stint.e2e;
 import static dev.stint.e2e.HostileOutcomeJudge.JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hostile and edge-case specs, generated from a seed, against the real API server with Stint running as a process.
@@ -43,23 +41,8 @@ class HostileSpecIT {
   /** Specs created at once, then waited for together; each batch's jobs are deleted before the next one. */
   static final int BATCH = 40;
 
-  static OperatorInNamespace cluster;
-  static KubernetesClient client;
-  static String ns;
-
-  @BeforeAll
-  static void setUp() {
-    cluster = OperatorInNamespace.start("hostile");
-    client = cluster.client();
-    ns = cluster.ns();
-  }
-
-  @AfterAll
-  static void tearDown() throws InterruptedException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("hostile").withOperator();
 
   @Test
   void everyHostileSpecIsRefusedOrFailedNamingTheFieldOrIsValid() throws IOException {
@@ -68,7 +51,7 @@ class HostileSpecIT {
     System.out.println("HostileSpecIT: seed " + seed + ", tries " + tries
         + " (replay with -Dstint.hostile.seed=" + seed + " -Dstint.hostile.tries=" + tries + ")");
     HostileSpecGenerator generator = new HostileSpecGenerator(seed);
-    HostileOutcomeJudge judge = new HostileOutcomeJudge(client, ns);
+    HostileOutcomeJudge judge = new HostileOutcomeJudge(cluster.client(), cluster.ns());
     HostileTally tally = new HostileTally();
 
     for (int batch = 0; tally.tried < tries; batch++) {

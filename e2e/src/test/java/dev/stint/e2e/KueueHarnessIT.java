@@ -3,12 +3,10 @@ package dev.stint.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.e2e.LocalKueue.FlavorQuota;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Kueue harness against the real Kueue v0.17.0, with no Stint code: hand-made v1beta2 Workloads play the part of a
@@ -17,27 +15,16 @@ import org.junit.jupiter.api.Test;
  * pods-ready timeout. Each test has its own namespace and ClusterQueue.
  */
 class KueueHarnessIT {
-  static KubernetesClient client;
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.clientOnly();
   String ns;
   LocalKueue kueue;
 
-  @BeforeAll
-  static void connect() {
-    client = LocalCluster.client();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    if (client != null) {
-      client.close();
-    }
-  }
-
   @BeforeEach
   void setUp() {
-    ns = LocalCluster.namespace(client, "kueue-harness");
+    ns = LocalCluster.namespace(cluster.client(), "kueue-harness");
     // pool-a fits one Workload of 2 x 1 CPU; pool-b only 1 CPU
-    kueue = LocalKueue.start(client, ns, FlavorQuota.of(LocalKueue.FLAVOR_A, "2"),
+    kueue = LocalKueue.start(cluster.client(), ns, FlavorQuota.of(LocalKueue.FLAVOR_A, "2"),
         FlavorQuota.of(LocalKueue.FLAVOR_B, "1"));
   }
 
@@ -46,13 +33,13 @@ class KueueHarnessIT {
     if (kueue != null) {
       kueue.close();
     }
-    client.namespaces().withName(ns).delete();
+    cluster.client().namespaces().withName(ns).delete();
   }
 
   @Test
   void nodesOfBothPoolsExistForTheFlavors() {
-    assertThat(client.nodes().withLabel(LocalKueue.POOL_LABEL, "a").list().getItems()).isNotEmpty();
-    assertThat(client.nodes().withLabel(LocalKueue.POOL_LABEL, "b").list().getItems()).isNotEmpty();
+    assertThat(cluster.client().nodes().withLabel(LocalKueue.POOL_LABEL, "a").list().getItems()).isNotEmpty();
+    assertThat(cluster.client().nodes().withLabel(LocalKueue.POOL_LABEL, "b").list().getItems()).isNotEmpty();
   }
 
   @Test

@@ -91,6 +91,15 @@ class KueueNativeIT {
     return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
   }
 
+  /** A job of a master and a worker on the low priority, admitted and then Running; returns its Workload's name. */
+  String runningOnAdmission(String name) {
+    jobs.create(job(name, LocalKueue.LOW, 1, null));
+    String workload = workloadOf(name);
+    kueue.awaitAdmitted(workload);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status(name).isTrue("Running")).isTrue());
+    return workload;
+  }
+
   String workloadOf(String job) {
     return kueue.awaitWorkloadOfJob(pytorchJob(job).getMetadata().getUid()).name();
   }
@@ -109,10 +118,7 @@ class KueueNativeIT {
     assertThat(jobs.pods("big")).as("no pod before admission, although suspend is false").isEmpty();
 
     Instant created = Instant.now();
-    jobs.create(job("fits", LocalKueue.LOW, 1, null));
-    String fits = workloadOf("fits");
-    kueue.awaitAdmitted(fits);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("fits").isTrue("Running")).isTrue());
+    String fits = runningOnAdmission("fits");
     System.out.printf("KUEUE-LATENCY creation to Running: %d ms%n",
         Duration.between(created, Instant.now()).toMillis());
     assertThat(jobs.pods("fits")).hasSize(2).allSatisfy(p -> {
@@ -134,10 +140,7 @@ class KueueNativeIT {
 
   @Test
   void preemptedByPriorityReleasedAndReadmittedOnTheOtherFlavor() {
-    jobs.create(job("low", LocalKueue.LOW, 1, null));
-    String low = workloadOf("low");
-    kueue.awaitAdmitted(low);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("low").isTrue("Running")).isTrue());
+    String low = runningOnAdmission("low");
     kueue.awaitCondition(low, "PodsReady", "True", "Started");
 
     Instant highCreated = Instant.now();
@@ -208,10 +211,7 @@ class KueueNativeIT {
 
   @Test
   void aWorkerThatSucceededGivesItsQuotaToAWaitingJobWhileTheMasterRuns() {
-    jobs.create(job("part", LocalKueue.LOW, 1, null)); // master and worker: the queue's 2 CPU
-    String part = workloadOf("part");
-    kueue.awaitAdmitted(part);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("part").isTrue("Running")).isTrue());
+    String part = runningOnAdmission("part"); // master and worker: the queue's 2 CPU
     String small = job("small", LocalKueue.LOW, 0, null);
     jobs.create(small.substring(0, small.indexOf("    Worker:")) + "\n"); // a master alone: 1 CPU
     kueue.awaitCondition(workloadOf("small"), "QuotaReserved", "False", null);
@@ -313,10 +313,7 @@ class KueueNativeIT {
 
   @Test
   void theUsersSuspendDeactivatesTheWorkloadAndFreesTheQuota() {
-    jobs.create(job("paused", LocalKueue.LOW, 1, null));
-    String paused = workloadOf("paused");
-    kueue.awaitAdmitted(paused);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("paused").isTrue("Running")).isTrue());
+    String paused = runningOnAdmission("paused");
 
     client.resources(PyTorchJob.class).inNamespace(ns).withName("paused").patch(PatchContext.of(PatchType.JSON_MERGE),
         "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
@@ -369,10 +366,7 @@ class KueueNativeIT {
    */
   @Test
   void aWaitingJobMadeUrgentByItsLabelPreemptsALowerOne() {
-    jobs.create(job("first", LocalKueue.LOW, 1, null));
-    String first = workloadOf("first");
-    kueue.awaitAdmitted(first);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("first").isTrue("Running")).isTrue());
+    String first = runningOnAdmission("first");
     jobs.create(job("urgent", LocalKueue.LOW, 1, null));
     String urgent = workloadOf("urgent");
     kueue.awaitCondition(urgent, "QuotaReserved", "False", null);

@@ -6,14 +6,12 @@ import static org.awaitility.Awaitility.await;
 import dev.stint.pytorch.PyTorchJob;
 import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Stint driven the way Kueue drives a job (kueue-jobs-and-peers.md §1.7, §1.9), on the real API server: created
@@ -21,31 +19,16 @@ import org.junit.jupiter.api.Test;
  * by suspending it again; re-admitted with other directives. Also the partial-success contract on the real server.
  */
 class KueueStyleIT {
-  static OperatorInNamespace cluster;
-  static KubernetesClient client;
-  static String ns;
-
-  @BeforeAll
-  static void setUp() {
-    cluster = OperatorInNamespace.start("kueue");
-    client = cluster.client();
-    ns = cluster.ns();
-  }
-
-  @AfterAll
-  static void tearDown() throws InterruptedException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("kueue").withOperator();
 
   static JobStatus status(String name) {
-    PyTorchJob job = client.resources(PyTorchJob.class).inNamespace(ns).withName(name).get();
+    PyTorchJob job = cluster.resources(PyTorchJob.class).withName(name).get();
     return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
   }
 
   static List<Pod> pods(String job) {
-    return client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job).list().getItems();
+    return cluster.pods().withLabel("training.kubeflow.org/job-name", job).list().getItems();
   }
 
   static final String QUEUED_JOB = """
@@ -82,15 +65,15 @@ class KueueStyleIT {
 
   @Test
   void admitPreemptAndReadmitLikeKueue() {
-    Kubectl.runWithInput(QUEUED_JOB, "apply", "-n", ns, "-f", "-").assertOk();
+    Kubectl.runWithInput(QUEUED_JOB, "apply", "-n", cluster.ns(), "-f", "-").assertOk();
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("queued").isTrue("Suspended")).isTrue());
     assertThat(status("queued").getStartTime()).isNull();
     assertThat(pods("queued")).isEmpty();
-    assertThat(client.services().inNamespace(ns).list().getItems()).isEmpty();
+    assertThat(cluster.services().list().getItems()).isEmpty();
 
     // label the fake nodes so that the injected nodeSelector can schedule
     Kubectl.run("label", "nodes", "--all", "pool=a", "--overwrite").assertOk();
-    Kubectl.run("patch", "pytorchjob", "queued", "-n", ns, "--type", "merge", "-p", admit("a")).assertOk();
+    Kubectl.run("patch", "pytorchjob", "queued", "-n", cluster.ns(), "--type", "merge", "-p", admit("a")).assertOk();
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
       assertThat(pods("queued")).hasSize(3).allSatisfy(p -> {
         assertThat(p.getSpec().getNodeSelector()).containsEntry("pool", "a");
@@ -99,12 +82,12 @@ class KueueStyleIT {
       });
       assertThat(status("queued").isTrue("Running")).isTrue();
     });
-    assertThat(client.pods().inNamespace(ns).withName("queued-worker-1").get().getMetadata().getLabels())
+    assertThat(cluster.pods().withName("queued-worker-1").get().getMetadata().getLabels())
         .containsEntry("kueue.x-k8s.io/podset", "worker");
     String firstStart = status("queued").getStartTime();
 
     // preemption: Kueue suspends and waits for active 0
-    Kubectl.run("patch", "pytorchjob", "queued", "-n", ns, "--type", "merge",
+    Kubectl.run("patch", "pytorchjob", "queued", "-n", cluster.ns(), "--type", "merge",
         "-p", "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}").assertOk();
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
       JobStatus s = status("queued");
@@ -118,7 +101,7 @@ class KueueStyleIT {
     // resume (truncated alike), not with the first start, which may fall in the same second
     Instant resumed = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Kubectl.run("label", "nodes", "--all", "pool=b", "--overwrite").assertOk();
-    Kubectl.run("patch", "pytorchjob", "queued", "-n", ns, "--type", "merge", "-p", admit("b")).assertOk();
+    Kubectl.run("patch", "pytorchjob", "queued", "-n", cluster.ns(), "--type", "merge", "-p", admit("b")).assertOk();
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
       assertThat(pods("queued")).hasSize(3)
           .allSatisfy(p -> assertThat(p.getSpec().getNodeSelector()).containsEntry("pool", "b"));
@@ -150,11 +133,11 @@ class KueueStyleIT {
                 spec:
                   containers: [{name: pytorch, image: busybox}]
         """;
-    Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-").assertOk();
+    Kubectl.runWithInput(manifest, "apply", "-n", cluster.ns(), "-f", "-").assertOk();
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("partial").isTrue("Running")).isTrue());
-    Kubectl.run("annotate", "pod", "partial-worker-1", "-n", ns, "stint.dev/kwok-exit-code=1").assertOk();
+    Kubectl.run("annotate", "pod", "partial-worker-1", "-n", cluster.ns(), "stint.dev/kwok-exit-code=1").assertOk();
     for (String pod : List.of("partial-worker-0", "partial-worker-2", "partial-worker-3")) {
-      Kubectl.run("annotate", "pod", pod, "-n", ns, "stint.dev/kwok-exit-code=0").assertOk();
+      Kubectl.run("annotate", "pod", pod, "-n", cluster.ns(), "stint.dev/kwok-exit-code=0").assertOk();
     }
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
       JobStatus s = status("partial");
@@ -166,7 +149,7 @@ class KueueStyleIT {
     });
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(pods("partial"))
         .noneSatisfy(p -> assertThat(p.getStatus().getPhase()).isIn("Running", "Pending")));
-    Kubectl.Result column = Kubectl.run("get", "pytorchjob", "partial", "-n", ns, "--no-headers");
+    Kubectl.Result column = Kubectl.run("get", "pytorchjob", "partial", "-n", cluster.ns(), "--no-headers");
     assertThat(column.assertOk().stdout()).contains("PartiallySucceeded");
   }
 }

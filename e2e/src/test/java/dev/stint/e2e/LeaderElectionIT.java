@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two operator processes with leader election on the real API server, as two replicas of the Deployment: exactly one
@@ -24,24 +22,9 @@ class LeaderElectionIT {
   private static final Duration START = Duration.ofSeconds(120);
   /** Far above a lease duration (15 s) plus the standby's retry period (2 s, with jitter). */
   private static final Duration TAKEOVER = Duration.ofSeconds(90);
-  static KubernetesClient client;
-  static String ns;
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("leader");
   private final List<OperatorProcess> started = new java.util.ArrayList<>();
-
-  @BeforeAll
-  static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    ns = LocalCluster.namespace(client, "leader");
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
-    }
-  }
 
   @AfterEach
   void stopOperators() throws InterruptedException {
@@ -56,7 +39,8 @@ class LeaderElectionIT {
     apply("first");
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("first")).hasSize(2));
     // the pods can be seen before the leader's line about them is written
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pair.leader.log()).contains(ns + "/first"));
+    await().atMost(Duration.ofSeconds(60))
+        .untilAsserted(() -> assertThat(pair.leader.log()).contains(cluster.ns() + "/first"));
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pair.standby.log())
         .contains("Waiting for leadership (held by " + pair.leaderName + ")"));
     assertThat(pair.standby.log()).doesNotContain("first");
@@ -69,7 +53,7 @@ class LeaderElectionIT {
     apply("second");
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("second")).hasSize(2));
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pair.standby.log())
-        .contains(ns + "/second"));
+        .contains(cluster.ns() + "/second"));
   }
 
   @Test
@@ -97,7 +81,7 @@ class LeaderElectionIT {
 
     assertThat(pair.leader.alive()).isFalse();
     assertThat(holder("stop")).isNotEqualTo(pair.leaderName); // released, not left to expire
-    assertThat(pair.leader.log()).contains("Released Lease " + ns + "/stop");
+    assertThat(pair.leader.log()).contains("Released Lease " + cluster.ns() + "/stop");
     await().atMost(TAKEOVER).untilAsserted(() -> assertThat(holder("stop")).isEqualTo(pair.standbyName));
   }
 
@@ -120,39 +104,23 @@ class LeaderElectionIT {
 
   private OperatorProcess start(String lease, String identity) {
     OperatorProcess operator = OperatorProcess.start(Map.of("POD_NAME", identity), "--leader-election=true",
-        "--leader-election-namespace=" + ns, "--leader-election-id=" + lease, "--namespaces=" + ns,
+        "--leader-election-namespace=" + cluster.ns(), "--leader-election-id=" + lease, "--namespaces=" + cluster.ns(),
         "--frameworks=pytorch");
     started.add(operator);
     return operator;
   }
 
   private static String holder(String lease) {
-    Lease found = client.resources(Lease.class).inNamespace(ns).withName(lease).get();
+    Lease found = cluster.resources(Lease.class).withName(lease).get();
     return found == null || found.getSpec() == null ? null : found.getSpec().getHolderIdentity();
   }
 
   private static List<?> pods(String job) {
-    return client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job).list().getItems();
+    return cluster.pods().withLabel("training.kubeflow.org/job-name", job).list().getItems();
   }
 
+  /** A PyTorchJob of a master and a worker, in the class's namespace. */
   private static void apply(String name) {
-    String manifest = """
-        apiVersion: kubeflow.org/v1
-        kind: PyTorchJob
-        metadata: {name: %s}
-        spec:
-          pytorchReplicaSpecs:
-            Master:
-              replicas: 1
-              template:
-                spec:
-                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
-            Worker:
-              replicas: 1
-              template:
-                spec:
-                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
-        """.formatted(name);
-    Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-").assertOk();
+    MnistJob.apply(cluster.ns(), name, 1);
   }
 }

@@ -5,21 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
- * What most ITs share: a client of the local cluster, the CRDs installed, a namespace of the test's own, and Stint
- * running as a process. Closing it checks that the operator is still up, then stops it and deletes the namespace.
+ * A client of the local cluster, a namespace of one test's own, and Stint running as a process with that test's
+ * options (a class-wide one is {@link OnLocalCluster}). Closing it checks that the operator is still up, then stops it
+ * and deletes the namespace.
  *
  * @param client a client of the local cluster
  * @param ns the test's namespace
  * @param operator the running operator
  */
 record OperatorInNamespace(KubernetesClient client, String ns, OperatorProcess operator) implements AutoCloseable {
-
-  static OperatorInNamespace start(String namespacePrefix) {
-    KubernetesClient client = LocalCluster.client();
-    LocalCluster.installCrds();
-    String ns = LocalCluster.namespace(client, namespacePrefix);
-    return new OperatorInNamespace(client, ns, OperatorProcess.start());
-  }
 
   @Override
   public void close() throws InterruptedException {

@@ -6,40 +6,23 @@ import static org.awaitility.Awaitility.await;
 import dev.stint.pytorch.PyTorchJob;
 import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Stint run from its jar against the real API server with kwok nodes: the PyTorchJob life cycle, suspend and resume
  * with kubectl patch, garbage collection, and an operator killed mid-run.
  */
 class OperatorOnClusterIT {
-  static KubernetesClient client;
-  static String ns;
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("op");
   OperatorProcess operator;
-
-  @BeforeAll
-  static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    ns = LocalCluster.namespace(client, "op");
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
-    }
-  }
 
   @BeforeEach
   void startOperator() {
@@ -52,35 +35,16 @@ class OperatorOnClusterIT {
   }
 
   static void apply(String name, int workers) {
-    String manifest = """
-        apiVersion: kubeflow.org/v1
-        kind: PyTorchJob
-        metadata: {name: %s}
-        spec:
-          pytorchReplicaSpecs:
-            Master:
-              replicas: 1
-              restartPolicy: OnFailure
-              template:
-                spec:
-                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
-            Worker:
-              replicas: %d
-              restartPolicy: OnFailure
-              template:
-                spec:
-                  containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
-        """.formatted(name, workers);
-    Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-").assertOk();
+    MnistJob.apply(cluster.ns(), name, workers);
   }
 
   static JobStatus status(String name) {
-    PyTorchJob job = client.resources(PyTorchJob.class).inNamespace(ns).withName(name).get();
+    PyTorchJob job = cluster.resources(PyTorchJob.class).withName(name).get();
     return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
   }
 
   static List<Pod> pods(String job) {
-    return client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job).list().getItems();
+    return cluster.pods().withLabel("training.kubeflow.org/job-name", job).list().getItems();
   }
 
   static Map<String, String> runningPodUids(String job) {
@@ -89,7 +53,7 @@ class OperatorOnClusterIT {
   }
 
   static void exit(String pod, int code) {
-    Kubectl.run("annotate", "pod", pod, "-n", ns, "stint.dev/kwok-exit-code=" + code).assertOk();
+    Kubectl.run("annotate", "pod", pod, "-n", cluster.ns(), "stint.dev/kwok-exit-code=" + code).assertOk();
   }
 
   static Map<String, String> env(Pod pod) {
@@ -102,12 +66,12 @@ class OperatorOnClusterIT {
     apply("life", 2);
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("life")).hasSize(3)
         .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running")));
-    Pod worker1 = client.pods().inNamespace(ns).withName("life-worker-1").get();
+    Pod worker1 = cluster.pods().withName("life-worker-1").get();
     assertThat(env(worker1)).containsEntry("MASTER_ADDR", "life-master-0").containsEntry("WORLD_SIZE", "3")
         .containsEntry("RANK", "2").containsEntry("PET_NNODES", "3").containsEntry("MASTER_PORT", "23456");
     assertThat(worker1.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(o -> assertThat(o.getKind()).isEqualTo("PyTorchJob"));
-    assertThat(client.services().inNamespace(ns).withName("life-master-0").get().getSpec().getClusterIP())
+    assertThat(cluster.services().withName("life-master-0").get().getSpec().getClusterIP())
         .isEqualTo("None");
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("life").isTrue("Running")).isTrue());
 
@@ -127,11 +91,11 @@ class OperatorOnClusterIT {
     apply("pause", 2);
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("pause").isTrue("Running")).isTrue());
 
-    Kubectl.run("patch", "pytorchjob", "pause", "-n", ns, "--type", "merge",
+    Kubectl.run("patch", "pytorchjob", "pause", "-n", cluster.ns(), "--type", "merge",
         "-p", "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}").assertOk();
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
       assertThat(pods("pause")).isEmpty();
-      assertThat(client.services().inNamespace(ns).withLabel("training.kubeflow.org/job-name", "pause").list()
+      assertThat(cluster.services().withLabel("training.kubeflow.org/job-name", "pause").list()
           .getItems()).isEmpty();
       JobStatus s = status("pause");
       assertThat(s.condition("Suspended").orElseThrow().getStatus()).isEqualTo("True");
@@ -139,7 +103,7 @@ class OperatorOnClusterIT {
       assertThat(s.getReplicaStatuses().get("Worker").active()).isZero();
     });
 
-    Kubectl.run("patch", "pytorchjob", "pause", "-n", ns, "--type", "merge",
+    Kubectl.run("patch", "pytorchjob", "pause", "-n", cluster.ns(), "--type", "merge",
         "-p", "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}").assertOk();
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
       assertThat(pods("pause")).hasSize(3);
@@ -153,10 +117,10 @@ class OperatorOnClusterIT {
   void deletingAJobGarbageCollectsItsPodsAndServices() {
     apply("gone", 1);
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("gone")).hasSize(2));
-    Kubectl.run("delete", "pytorchjob", "gone", "-n", ns).assertOk();
+    Kubectl.run("delete", "pytorchjob", "gone", "-n", cluster.ns()).assertOk();
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
       assertThat(pods("gone")).isEmpty();
-      assertThat(client.services().inNamespace(ns).withLabel("training.kubeflow.org/job-name", "gone").list()
+      assertThat(cluster.services().withLabel("training.kubeflow.org/job-name", "gone").list()
           .getItems()).isEmpty();
     });
   }

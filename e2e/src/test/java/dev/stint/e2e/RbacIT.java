@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stint.e2e.RbacJobs.Kind;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -17,9 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * deploy/ on the real API server: applied with kubectl as a user would, then the operator runs with the
@@ -50,34 +49,24 @@ class RbacIT {
       Map.entry("patch leases", "any run: the leader renews its Lease"),
       Map.entry("update leases", "any run: the leader gives its Lease up when it stops"));
 
-  static KubernetesClient client;
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.crds().withCrdsFrom("examples/plugins/jax/crds");
   static Path operatorKubeconfig;
 
   @BeforeAll
   static void install() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
-        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
     DeployedOperator.apply("deploy");
     operatorKubeconfig = DeployedOperator.serviceAccountKubeconfig();
-  }
-
-  @AfterAll
-  static void close() {
-    if (client != null) {
-      client.close();
-    }
   }
 
   /** deploy/ with the plugins overlay (its ClusterRole is deploy/'s and the plugin kind's): every kind's life. */
   @Test
   void everyKindRunsWithDeploysRightsAndUsesEachOfThem() throws Exception {
-    List<HasMetadata> plugins = DeployedOperator.build(client, "deploy/overlays/plugins");
+    List<HasMetadata> plugins = DeployedOperator.build(cluster.client(), "deploy/overlays/plugins");
     DeployedOperator.apply("deploy/overlays/plugins");
     Map<Kind, String> namespaces = new LinkedHashMap<>();
     for (Kind kind : List.of(PYTORCH, TENSORFLOW, MPI, JAX)) {
-      namespaces.put(kind, LocalCluster.namespace(client, "rbac-" + kind.plural()));
+      namespaces.put(kind, LocalCluster.namespace(cluster.client(), "rbac-" + kind.plural()));
     }
     freshLease();
     AuditLog audit = AuditLog.fromNow();
@@ -85,7 +74,7 @@ class RbacIT {
     try (OperatorProcess operator = DeployedOperator.start(plugins, operatorKubeconfig, "stint-rbac-0", metricsPort,
         JaxPluginJar.build())) {
       operator.awaitStarted(WAIT);
-      new KindLives(client, namespaces, WAIT, audit).run();
+      new KindLives(cluster.client(), namespaces, WAIT, audit).run();
       assertThat(operator.alive()).as("the operator is up after the lives; %s", operator.logFile()).isTrue();
       DeployedMetrics.assertShowLives(DeployedMetrics.scrape(metricsPort),
           List.of("PyTorchJob", "TFJob", "MPIJob", "JAXJob"));
@@ -93,13 +82,13 @@ class RbacIT {
       assertNoneRefused(audit.operatorRequests()); // a missing rule, named, rather than the wait it made fail
       throw e;
     } finally {
-      namespaces.values().forEach(ns -> client.namespaces().withName(ns).delete());
+      namespaces.values().forEach(ns -> cluster.client().namespaces().withName(ns).delete());
     }
     List<AuditLog.Request> requests = audit.operatorRequests();
     assertNoneRefused(requests);
     // deploy/'s grants are the plugins overlay's but for the plugin kind: both are checked
     List<RbacGrants.Grant> grants = Stream.concat(RbacGrants.of(plugins).stream(),
-        RbacGrants.of(DeployedOperator.build(client, "deploy")).stream()).distinct().toList();
+        RbacGrants.of(DeployedOperator.build(cluster.client(), "deploy")).stream()).distinct().toList();
     List<String> unused = RbacGrants.unused(grants, requests,
             g -> g.resource().endsWith("/finalizers") && childCreated(requests, g, namespaces))
         .stream().map(g -> g.describe() + " (meant for: " + NEEDED_BY.getOrDefault(key(g), "nothing known") + ")")
@@ -113,17 +102,17 @@ class RbacIT {
    */
   @Test
   void theNamespacedOverlayRunsJobsInItsNamespacesOnly() throws Exception {
-    List<HasMetadata> namespaced = DeployedOperator.build(client, "deploy/overlays/namespaced");
+    List<HasMetadata> namespaced = DeployedOperator.build(cluster.client(), "deploy/overlays/namespaced");
     for (String ns : List.of("team-a", "team-b")) {
-      if (client.namespaces().withName(ns).get() == null) {
-        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+      if (cluster.client().namespaces().withName(ns).get() == null) {
+        cluster.client().namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
             .withName(ns).endMetadata().build()).create();
       }
     }
     // the cluster-wide binding of deploy/ goes, as when a user moves to the overlay (server-side apply adds only)
     Kubectl.run("delete", "clusterrolebinding", "stint", "--ignore-not-found").assertOk();
     DeployedOperator.apply("deploy/overlays/namespaced");
-    String elsewhere = LocalCluster.namespace(client, "rbac-unwatched");
+    String elsewhere = LocalCluster.namespace(cluster.client(), "rbac-unwatched");
     freshLease();
     AuditLog audit = AuditLog.fromNow();
     try (OperatorProcess operator = DeployedOperator.start(namespaced, operatorKubeconfig, "stint-rbac-1")) {
@@ -134,17 +123,18 @@ class RbacIT {
       }
       for (String ns : List.of("team-a", "team-b")) {
         await("job in watched " + ns + " succeeded").atMost(WAIT)
-            .until(() -> "True".equals(RbacJobs.condition(client, PYTORCH, ns, job, "Succeeded")));
+            .until(() -> "True".equals(RbacJobs.condition(cluster.client(), PYTORCH, ns, job, "Succeeded")));
       }
       // both watched jobs ran to the end: the operator had all the time it needed to touch the third
-      assertThat(RbacJobs.hasStatus(client, PYTORCH, elsewhere, job)).as("status of the unwatched job").isFalse();
-      assertThat(RbacJobs.pods(client, elsewhere, job)).as("pods of the unwatched job").isEmpty();
+      assertThat(RbacJobs.hasStatus(cluster.client(), PYTORCH, elsewhere, job)).as("status of the unwatched job")
+          .isFalse();
+      assertThat(RbacJobs.pods(cluster.client(), elsewhere, job)).as("pods of the unwatched job").isEmpty();
       assertThat(operator.alive()).as("the operator is up; %s", operator.logFile()).isTrue();
     } catch (RuntimeException | AssertionError e) {
       assertNoneRefused(audit.operatorRequests());
       throw e;
     } finally {
-      client.namespaces().withName(elsewhere).delete();
+      cluster.client().namespaces().withName(elsewhere).delete();
       Kubectl.run("delete", "-n", "team-a", "pytorchjobs", "--all");
       Kubectl.run("delete", "-n", "team-b", "pytorchjobs", "--all");
     }
@@ -161,10 +151,10 @@ class RbacIT {
    */
   @Test
   void aChildThatBlocksItsJobsDeletionNeedsUpdateOnTheJobsFinalizers() {
-    String ns = LocalCluster.namespace(client, "rbac-owner");
+    String ns = LocalCluster.namespace(cluster.client(), "rbac-owner");
     try {
       Kubectl.runWithInput(PYTORCH.running("owner"), "create", "-n", ns, "-f", "-").assertOk();
-      String uid = RbacJobs.get(client, PYTORCH, ns, "owner").getMetadata().getUid();
+      String uid = RbacJobs.get(cluster.client(), PYTORCH, ns, "owner").getMetadata().getUid();
       Kubectl.run("create", "serviceaccount", "creator", "-n", ns).assertOk();
       Kubectl.run("create", "role", "creator", "-n", ns, "--verb=create", "--resource=pods").assertOk();
       Kubectl.run("create", "rolebinding", "creator", "-n", ns, "--role=creator",
@@ -193,7 +183,7 @@ class RbacIT {
       assertThat(refused.stderr()).contains("forbidden").contains("cannot set blockOwnerDeletion");
       assertThat(allowed.stdout()).contains("pod/second created");
     } finally {
-      client.namespaces().withName(ns).delete();
+      cluster.client().namespaces().withName(ns).delete();
     }
   }
 
@@ -223,7 +213,8 @@ class RbacIT {
 
   /** The Lease is created by the first leader: deleting it makes the run use create too. */
   static void freshLease() {
-    client.leases().inNamespace("stint-system").withName("stint").delete();
-    await().atMost(WAIT).until(() -> client.leases().inNamespace("stint-system").withName("stint").get() == null);
+    cluster.client().leases().inNamespace("stint-system").withName("stint").delete();
+    await().atMost(WAIT)
+        .until(() -> cluster.client().leases().inNamespace("stint-system").withName("stint").get() == null);
   }
 }

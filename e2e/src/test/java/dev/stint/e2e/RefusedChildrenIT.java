@@ -11,36 +11,19 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Children the real API server refuses: for good (the job ends Failed at once, in the API server's words, and keeps
  * no pod running), or for a while (exceeded quota: retried, shown, and the job runs once the quota allows).
  */
 class RefusedChildrenIT {
-  static OperatorInNamespace cluster;
-  static KubernetesClient client;
-  static String ns;
-
-  @BeforeAll
-  static void setUp() {
-    cluster = OperatorInNamespace.start("refused");
-    client = cluster.client();
-    ns = cluster.ns();
-  }
-
-  @AfterAll
-  static void tearDown() throws InterruptedException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("refused").withOperator();
 
   /** A PyTorchJob of a Master and a Worker as JSON; the extras are JSON members added to the template's metadata
    *  and to its container. */
@@ -60,7 +43,7 @@ class RefusedChildrenIT {
   }
 
   static JobStatus status(String namespace, String name) {
-    PyTorchJob job = client.resources(PyTorchJob.class).inNamespace(namespace).withName(name).get();
+    PyTorchJob job = cluster.client().resources(PyTorchJob.class).inNamespace(namespace).withName(name).get();
     return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
   }
 
@@ -71,7 +54,7 @@ class RefusedChildrenIT {
   }
 
   static List<String> warnings(String namespace, String job, String reason) {
-    return client.v1().events().inNamespace(namespace).list().getItems().stream()
+    return cluster.client().v1().events().inNamespace(namespace).list().getItems().stream()
         .filter(e -> job.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
         .map(Event::getMessage).toList();
   }
@@ -79,25 +62,25 @@ class RefusedChildrenIT {
   @Test
   void aLabelValueTooLongEndsTheJobInTheApiServersWordsNamingTheField() {
     String label = "v".repeat(64);
-    Kubectl.runWithInput(job("long-label", ns, "\"labels\": {\"team\": \"" + label + "\"}", ""), "apply", "-f", "-")
-        .assertOk();
-    JobCondition failed = failedCondition(ns, "long-label");
+    Kubectl.runWithInput(job("long-label", cluster.ns(), "\"labels\": {\"team\": \"" + label + "\"}", ""),
+        "apply", "-f", "-").assertOk();
+    JobCondition failed = failedCondition(cluster.ns(), "long-label");
     assertThat(failed.getReason()).isEqualTo("PyTorchJobFailedCreate");
     assertThat(failed.getMessage()).startsWith("PyTorchJob long-label failed: ")
         .contains("metadata.labels").contains("must be no more than 63");
-    assertThat(status(ns, "long-label").isTrue("Created")).isTrue();
-    assertThat(status(ns, "long-label").getCompletionTime()).isNotNull();
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.pods().inNamespace(ns)
+    assertThat(status(cluster.ns(), "long-label").isTrue("Created")).isTrue();
+    assertThat(status(cluster.ns(), "long-label").getCompletionTime()).isNotNull();
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(cluster.pods()
         .withLabel("training.kubeflow.org/job-name", "long-label").list().getItems()).isEmpty());
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(warnings(ns, "long-label", "PyTorchJobFailedCreate")).hasSize(1));
+        assertThat(warnings(cluster.ns(), "long-label", "PyTorchJobFailedCreate")).hasSize(1));
   }
 
   @Test
   void cpuRequestsAboveLimitsEndTheJobNamingTheField() {
-    Kubectl.runWithInput(job("greedy", ns, "",
+    Kubectl.runWithInput(job("greedy", cluster.ns(), "",
         "\"resources\": {\"requests\": {\"cpu\": \"2\"}, \"limits\": {\"cpu\": \"1\"}}"), "apply", "-f", "-").assertOk();
-    JobCondition failed = failedCondition(ns, "greedy");
+    JobCondition failed = failedCondition(cluster.ns(), "greedy");
     assertThat(failed.getReason()).isEqualTo("PyTorchJobFailedCreate");
     assertThat(failed.getMessage()).contains("greedy-master-0").contains("resources.requests")
         .contains("must be less than or equal to cpu limit");
@@ -105,33 +88,33 @@ class RefusedChildrenIT {
 
   @Test
   void aPodNameHeldByAnotherObjectEndsTheJobAndLeavesThatObjectAlone() {
-    client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("clash-worker-0")
+    cluster.pods().resource(new PodBuilder().withNewMetadata().withName("clash-worker-0")
         .endMetadata().withNewSpec().addNewToleration().withKey("kwok.x-k8s.io/node").withOperator("Exists")
         .withEffect("NoSchedule").endToleration().addNewContainer().withName("c").withImage("busybox").endContainer()
         .endSpec().build()).create();
-    String foreignUid = client.pods().inNamespace(ns).withName("clash-worker-0").get().getMetadata().getUid();
-    Kubectl.runWithInput(job("clash", ns, "", ""), "apply", "-f", "-").assertOk();
+    String foreignUid = cluster.pods().withName("clash-worker-0").get().getMetadata().getUid();
+    Kubectl.runWithInput(job("clash", cluster.ns(), "", ""), "apply", "-f", "-").assertOk();
 
-    JobCondition failed = failedCondition(ns, "clash");
+    JobCondition failed = failedCondition(cluster.ns(), "clash");
     assertThat(failed.getReason()).isEqualTo("PyTorchJobFailedCreate");
     assertThat(failed.getMessage()).isEqualTo("PyTorchJob clash failed: Pod clash-worker-0 already exists and is not "
         + "this job's: it has no controller; delete it or give the job another name");
     // the job's own master does not keep running; the other pod is untouched
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-        assertThat(client.pods().inNamespace(ns).withName("clash-master-0").get()).isNull());
-    assertThat(client.pods().inNamespace(ns).withName("clash-worker-0").get().getMetadata().getUid())
+        assertThat(cluster.pods().withName("clash-master-0").get()).isNull());
+    assertThat(cluster.pods().withName("clash-worker-0").get().getMetadata().getUid())
         .isEqualTo(foreignUid);
   }
 
   @Test
   void exceededQuotaIsRetriedShownOnceAndTheJobRunsWhenTheQuotaAllows() {
-    String quotaNs = LocalCluster.namespace(client, "quota");
+    String quotaNs = LocalCluster.namespace(cluster.client(), "quota");
     try {
       ResourceQuota quota = new ResourceQuotaBuilder().withNewMetadata().withName("pods").endMetadata()
           .withNewSpec().withHard(Map.of("pods", new Quantity("1"))).endSpec().build();
-      client.resourceQuotas().inNamespace(quotaNs).resource(quota).create();
+      cluster.client().resourceQuotas().inNamespace(quotaNs).resource(quota).create();
       // the quota controller counts usage before admission enforces it exactly
-      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.resourceQuotas()
+      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(cluster.client().resourceQuotas()
           .inNamespace(quotaNs).withName("pods").get().getStatus().getHard()).containsKey("pods"));
       Kubectl.runWithInput(job("queued", quotaNs, "", ""), "apply", "-f", "-").assertOk();
 
@@ -143,20 +126,20 @@ class RefusedChildrenIT {
       });
       assertThat(status(quotaNs, "queued").isTrue("Failed")).isFalse();
 
-      client.resourceQuotas().inNamespace(quotaNs).withName("pods")
+      cluster.client().resourceQuotas().inNamespace(quotaNs).withName("pods")
           .edit(q -> new ResourceQuotaBuilder(q).editSpec().withHard(Map.of("pods", new Quantity("10"))).endSpec()
               .build());
       // retried with backoff (at most 60 s apart): the job gets its second pod and runs
       await().atMost(Duration.ofSeconds(150)).untilAsserted(() -> {
-        assertThat(client.pods().inNamespace(quotaNs).withLabel("training.kubeflow.org/job-name", "queued").list()
-            .getItems()).hasSize(2);
+        assertThat(cluster.client().pods().inNamespace(quotaNs).withLabel("training.kubeflow.org/job-name", "queued")
+            .list().getItems()).hasSize(2);
         assertThat(status(quotaNs, "queued").condition("ReplicaFailure")).isEmpty();
       });
       assertThat(status(quotaNs, "queued").isTrue("Failed")).isFalse();
       await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
           assertThat(warnings(quotaNs, "queued", "PyTorchJobQuotaExceeded")).as("one event per cause").hasSize(1));
     } finally {
-      client.namespaces().withName(quotaNs).delete();
+      cluster.client().namespaces().withName(quotaNs).delete();
     }
   }
 }

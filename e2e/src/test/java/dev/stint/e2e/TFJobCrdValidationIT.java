@@ -1,56 +1,24 @@
 package dev.stint.e2e;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.stint.e2e.CrdVerdicts.replica;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The checked-in TFJob CRD on a real API server: its CEL rules compile, refuse invalid jobs naming the field. */
-class TFJobCrdValidationIT {
-  static KubernetesClient client;
-  static String ns;
+class TFJobCrdValidationIT extends CrdOnApiServer {
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("tfcrd");
 
-  @BeforeAll
-  static void setUp() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    ns = LocalCluster.namespace(client, "tfcrd");
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
-    }
+  TFJobCrdValidationIT() {
+    super(cluster::ns, "tf-dist-mnist.yaml");
   }
 
   static String job(String name, String extraSpec, String... replicas) {
-    return """
-        apiVersion: kubeflow.org/v1
-        kind: TFJob
-        metadata: {name: %s}
-        spec:
-        %s  tfReplicaSpecs:
-        %s""".formatted(name, extraSpec, String.join("", replicas));
-  }
-
-  static String replica(String type, int replicas, String container, String image) {
-    return """
-            %s:
-              replicas: %d
-              template:
-                spec:
-                  containers: [{name: %s, image: "%s"}]
-        """.formatted(type, replicas, container, image);
+    return CrdVerdicts.job("TFJob", "tfReplicaSpecs", name, extraSpec, replicas);
   }
 
   static final String CHIEF = replica("Chief", 1, "tensorflow", "busybox");
@@ -80,16 +48,6 @@ class TFJobCrdValidationIT {
             "metadata.name: must be a DNS-1035 label"));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("invalidJobs")
-  void apiServerRejectsInvalidJobNamingTheField(String title, String manifest, String message) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-");
-    assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
-    assertThat(result.stderr()).contains(message);
-  }
-
-  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
-      + "(<name>-<type>-<index>) must be no more than 63 characters";
 
   /** The known limits on the real API server: 63-character child names, 5000 replicas per type and per job. */
   static Stream<Arguments> limits() {
@@ -111,31 +69,11 @@ class TFJobCrdValidationIT {
             List.of("spec.tfReplicaSpecs.Worker.replicas", "less than or equal to 5000")));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("limits")
-  void knownLimitsAreCheckedByTheApiServer(String title, String manifest, List<String> refusal) {
-    Kubectl.Result result = Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-");
-    if (refusal.isEmpty()) {
-      assertThat(result.exitCode()).as("refused: %s%n%s", result.stderr(), manifest).isZero();
-    } else {
-      assertThat(result.exitCode()).as("accepted: %s", manifest).isNotZero();
-      for (String words : refusal) {
-        assertThat(result.stderr()).contains(words);
-      }
-    }
-  }
-
   @Test
   void everyFieldAndReplicaTypeIsAccepted() {
     String manifest = job("full", "  successPolicy: AllWorkers\n  enableDynamicWorker: true\n"
         + "  runPolicy: {successPolicy: {rules: [{succeeded: {Worker: 2}}]}}\n",
         CHIEF, replica("Evaluator", 1, "tensorflow", "busybox"), PS, WORKER);
-    Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
-  }
-
-  @Test
-  void upstreamExampleIsAcceptedUnchanged() throws Exception {
-    String example = Files.readString(LocalCluster.ROOT.resolve("examples/tf-dist-mnist.yaml"));
-    Kubectl.runWithInput(example, "apply", "--dry-run=server", "-n", ns, "-f", "-").assertOk();
+    Kubectl.runWithInput(manifest, "apply", "--dry-run=server", "-n", cluster.ns(), "-f", "-").assertOk();
   }
 }

@@ -56,25 +56,7 @@ class MainTest {
   @Test
   void theDemoRunsTheExamplesToSuccess() throws IOException {
     Path crds = crds();
-    Path examples = Files.createDirectories(tmp.resolve("examples"));
-    Files.writeString(examples.resolve("sleep.yaml"), """
-        apiVersion: test.stint.dev/v1
-        kind: SleepJob
-        metadata:
-          name: from-file
-        spec:
-          sleepReplicaSpecs:
-            Worker:
-              replicas: 1
-              template:
-                metadata:
-                  annotations:
-                    %s: "0.5"
-                spec:
-                  containers:
-                  - name: main
-                    image: busybox
-        """.formatted(SimulatedKubelet.RUN_SECONDS));
+    Path examples = examples("SleepJob", "from-file", "sleepReplicaSpecs");
 
     int exit = run("demo", "--frameworks=sleep", "--timeout=60", "--crds=" + crds, "--examples=" + examples);
 
@@ -90,25 +72,7 @@ class MainTest {
     Path crds = Files.createDirectories(tmp.resolve("crds"));
     Files.writeString(crds.resolve("faultyjobs.yml"),
         new KubernetesSerialization().asYaml(TestCrds.of(FaultyJob.class)));
-    Path examples = Files.createDirectories(tmp.resolve("examples"));
-    Files.writeString(examples.resolve("faulty.yaml"), """
-        apiVersion: test.stint.dev/v1
-        kind: FaultyJob
-        metadata:
-          name: from-plugin
-        spec:
-          testReplicaSpecs:
-            Worker:
-              replicas: 1
-              template:
-                metadata:
-                  annotations:
-                    %s: "0.5"
-                spec:
-                  containers:
-                  - name: main
-                    image: busybox
-        """.formatted(SimulatedKubelet.RUN_SECONDS));
+    Path examples = examples("FaultyJob", "from-plugin", "testReplicaSpecs");
 
     int exit = run("demo", "--frameworks=faulty", "--plugins-dir=" + plugins, "--timeout=60", "--crds=" + crds,
         "--examples=" + examples);
@@ -127,6 +91,30 @@ class MainTest {
     Path crds = Files.createDirectories(tmp.resolve("crds"));
     Files.writeString(crds.resolve("sleepjobs.yml"), new KubernetesSerialization().asYaml(SleepFramework.crd()));
     return crds;
+  }
+
+  /** An examples folder holding one job of the kind: one worker that the simulated kubelet runs for half a second. */
+  private Path examples(String kind, String name, String replicaSpecsField) throws IOException {
+    Path examples = Files.createDirectories(tmp.resolve("examples"));
+    Files.writeString(examples.resolve(name + ".yaml"), """
+        apiVersion: test.stint.dev/v1
+        kind: %s
+        metadata:
+          name: %s
+        spec:
+          %s:
+            Worker:
+              replicas: 1
+              template:
+                metadata:
+                  annotations:
+                    %s: "0.5"
+                spec:
+                  containers:
+                  - name: main
+                    image: busybox
+        """.formatted(kind, name, replicaSpecsField, SimulatedKubelet.RUN_SECONDS));
+    return examples;
   }
 
   private int run(String... args) {

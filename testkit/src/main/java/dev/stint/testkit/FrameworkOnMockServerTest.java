@@ -2,6 +2,8 @@ package dev.stint.testkit;
 
 import dev.stint.core.StintOperator;
 import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.testdoubles.FakeKubelet;
+import dev.stint.testdoubles.MockServerShutdown;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** PodGroups and pod decoration for Volcano and scheduler-plugins, and the Volcano admission gate. */
@@ -49,17 +50,28 @@ class GangSchedulingTest {
             .addToRequests("cpu", new Quantity("500m")).addToLimits("memory", new Quantity("1Gi")).build())));
   }
 
+  /** The gang with a scheduling policy set by {@code policy}. */
+  static TestJob gang(Consumer<SchedulingPolicy> policy) {
+    return gang().runPolicy(p -> {
+      SchedulingPolicy scheduling = new SchedulingPolicy();
+      policy.accept(scheduling);
+      p.setSchedulingPolicy(scheduling);
+    }).build();
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> podGroupSpec(Decision d) {
+    return (Map<String, Object>) podGroup(d).getAdditionalProperties().get("spec");
+  }
+
   @Test
   void volcanoPodGroupWaitsForAdmissionBeforeAnyPod() {
-    TestJob job = gang().runPolicy(p -> {
-      SchedulingPolicy policy = new SchedulingPolicy();
+    TestJob job = gang(policy -> {
       policy.setQueue("research");
       policy.setPriorityClass("high");
-      p.setSchedulingPolicy(policy);
-    }).build();
+    });
     Decision d = decide(job, VOLCANO, List.of(), List.of());
-    @SuppressWarnings("unchecked")
-    Map<String, Object> spec = (Map<String, Object>) podGroup(d).getAdditionalProperties().get("spec");
+    Map<String, Object> spec = podGroupSpec(d);
     assertThat(podGroup(d).getApiVersion()).isEqualTo("scheduling.volcano.sh/v1beta1");
     assertThat(spec).containsEntry("minMember", 3).containsEntry("queue", "research")
         .containsEntry("priorityClassName", "high");
@@ -78,15 +90,12 @@ class GangSchedulingTest {
 
   @Test
   void schedulerPluginsPodGroupAndLabelAndNoAdmissionGate() {
-    TestJob job = gang().runPolicy(p -> {
-      SchedulingPolicy policy = new SchedulingPolicy();
+    TestJob job = gang(policy -> {
       policy.setMinAvailable(2);
       policy.setScheduleTimeoutSeconds(60);
-      p.setSchedulingPolicy(policy);
-    }).build();
+    });
     Decision d = decide(job, PLUGINS, List.of(), List.of());
-    @SuppressWarnings("unchecked")
-    Map<String, Object> spec = (Map<String, Object>) podGroup(d).getAdditionalProperties().get("spec");
+    Map<String, Object> spec = podGroupSpec(d);
     assertThat(podGroup(d).getApiVersion()).isEqualTo("scheduling.x-k8s.io/v1alpha1");
     assertThat(spec).containsEntry("minMember", 2).containsEntry("scheduleTimeoutSeconds", 60)
         .doesNotContainKey("queue");

@@ -3,25 +3,12 @@ package dev.stint.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stint.core.StintOperator;
-import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.testing.FakeKubelet;
-import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
-import dev.stint.spi.api.JobStatus;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -49,13 +36,8 @@ class EngineOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void operatorRestartWithPodsPresentCreatesNoDuplicates() {
-    create(TestJobs.job("again").workers(3).build());
-    await().untilAsserted(() -> assertThat(pods("again")).hasSize(3));
-    kubelet.runAll(pods("again"));
-    await().untilAsserted(() -> assertThat(status("again").isTrue("Running")).isTrue());
-    operator.stop();
-    operator = newOperator();
-    operator.start();
+    createRunning("again", 3);
+    restartOperator();
     kubelet.succeed("again-worker-0");
     await().untilAsserted(() -> assertThat(status("again").getReplicaStatuses().get("Worker").succeeded()).isEqualTo(1));
     assertThat(pods("again")).hasSize(3);
@@ -92,10 +74,7 @@ class EngineOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void suspendDeletesPodsAndResumeRecreatesThemFromTheCurrentTemplate() {
-    create(TestJobs.job("pause").workers(2).build());
-    await().untilAsserted(() -> assertThat(pods("pause")).hasSize(2));
-    kubelet.runAll(pods("pause"));
-    await().untilAsserted(() -> assertThat(status("pause").isTrue("Running")).isTrue());
+    createRunning("pause", 2);
 
     client.resources(TestJob.class).inNamespace("default").withName("pause")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");

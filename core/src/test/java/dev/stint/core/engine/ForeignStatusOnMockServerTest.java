@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stint.core.testing.TestJob;
-import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
@@ -16,10 +15,7 @@ class ForeignStatusOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void aClobberedStatusIsCorrected() {
-    create(TestJobs.job("c").workers(2).build());
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pods("c")).hasSize(2));
-    kubelet.runAll(pods("c"));
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(status("c").isTrue("Running")).isTrue());
+    createRunning("c", 2);
 
     TestJob clobbered = job("c");
     JobStatus wrong = new JobStatus();

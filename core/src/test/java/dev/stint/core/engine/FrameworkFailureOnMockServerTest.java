@@ -3,9 +3,8 @@ package dev.stint.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stint.core.StintOperator;
 import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.testing.FakeKubelet;
+import dev.stint.testdoubles.FakeKubelet;
 import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.FaultyJob;
 import dev.stint.core.testing.TestCrds;
@@ -16,13 +15,11 @@ import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,16 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * the method and the exception, and nothing else: the operator keeps running another framework's job to success.
  */
 @EnableKubernetesMockClient(crud = true)
-class FrameworkFailureOnMockServerTest {
-  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
-  @org.junit.jupiter.api.BeforeAll
-  static void patientOnALoadedMachine() {
-    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
-  }
-
-  KubernetesClient client;
-  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
-  StintOperator operator;
+class FrameworkFailureOnMockServerTest extends OperatorOnMockServer {
   FakeKubelet kubelet;
 
   @BeforeEach
@@ -51,18 +39,8 @@ class FrameworkFailureOnMockServerTest {
     kubelet = new FakeKubelet(client, "default");
   }
 
-  @AfterEach
-  void stop() {
-    if (operator != null) {
-      operator.stop();
-    }
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
-  }
-
   void start(String fault) {
-    operator = StintOperator.builder(client, FrameworkRegistry.of(new TestFramework(), new FaultyFramework(fault)))
-        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
-    operator.start();
+    startOperator(FrameworkRegistry.of(new TestFramework(), new FaultyFramework(fault)));
   }
 
   @ParameterizedTest(name = "{0}")

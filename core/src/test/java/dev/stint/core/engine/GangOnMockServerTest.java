@@ -30,8 +30,7 @@ class GangOnMockServerTest extends MockServerEngineTest {
         .addNewVersion().withName("v1beta1").withServed(true).withStorage(true)
         .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
         .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build()).createOr(existing -> existing.update());
-    return StintOperator.builder(client, FrameworkRegistry.of(new TestFramework())).serverSideApply(false)
-        .closeClientOnStop(false).stopOnInformerError(false).gangScheduler("volcano").build();
+    return onMockServer(client, FrameworkRegistry.of(new TestFramework())).gangScheduler("volcano").build();
   }
 
   GenericKubernetesResource podGroup(String name) {

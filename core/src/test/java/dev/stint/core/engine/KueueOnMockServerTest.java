@@ -39,9 +39,23 @@ class KueueOnMockServerTest extends MockServerEngineTest {
     var operatorClient = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
         new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration()).withRequestTimeout(3_000)
             .withRequestRetryBackoffLimit(0).build()).build();
-    return StintOperator.builder(operatorClient, FrameworkRegistry.of(new TestFramework())).serverSideApply(false)
-        .closeClientOnStop(true).stopOnInformerError(false)
+    return onMockServer(operatorClient, FrameworkRegistry.of(new TestFramework())).closeClientOnStop(true)
         .kueue(new KueueSettings(KueueSettings.Mode.NATIVE, false)).build();
+  }
+
+  /** Creates a queued job and returns the name of the Workload Stint made for it. */
+  String queuedWorkload(String job, int workers) {
+    create(queued(job, workers));
+    await().untilAsserted(() -> assertThat(workload(job)).isNotNull());
+    return workload(job).getMetadata().getName();
+  }
+
+  /** A queued job admitted on the on-demand flavor, once its pods exist; returns its Workload's name. */
+  String admitted(String job, int workers) {
+    String name = queuedWorkload(job, workers);
+    kueue.admit(name, "team-cq", "on-demand", null);
+    await().untilAsserted(() -> assertThat(pods(job)).hasSize(workers));
+    return name;
   }
 
   static TestJob queued(String name, int workers) {
@@ -60,9 +74,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void queuedAdmittedPreemptedReleasedReadmittedElsewhereAndFinished() {
-    create(queued("train", 2));
-    await().untilAsserted(() -> assertThat(workload("train")).isNotNull());
-    String name = workload("train").getMetadata().getName();
+    String name = queuedWorkload("train", 2);
     assertThat(name).isEqualTo(KueueApi.workloadName("TestJob", "test.stint.dev", "train",
         job("train").getMetadata().getUid()));
     await().untilAsserted(() -> {
@@ -111,11 +123,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void theUsersSuspendDeactivatesTheWorkloadAndResumeActivatesIt() {
-    create(queued("paused", 1));
-    await().untilAsserted(() -> assertThat(workload("paused")).isNotNull());
-    String name = workload("paused").getMetadata().getName();
-    kueue.admit(name, "team-cq", "on-demand", null);
-    await().untilAsserted(() -> assertThat(pods("paused")).hasSize(1));
+    String name = admitted("paused", 1);
 
     suspend("paused", true);
     await().untilAsserted(() -> assertThat(active(name)).isFalse());
@@ -134,9 +142,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void aJobDeletedWhileQueuedLeavesNoWorkloadBehind() {
-    create(queued("gone", 1));
-    await().untilAsserted(() -> assertThat(workload("gone")).isNotNull());
-    String name = workload("gone").getMetadata().getName();
+    String name = queuedWorkload("gone", 1);
 
     client.resources(TestJob.class).inNamespace("default").withName("gone").delete();
 
@@ -146,11 +152,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
   @Test
   @SuppressWarnings("unchecked")
   void aWorkerThatSucceededWhileOthersRunIsReportedReclaimable() {
-    create(queued("part", 3));
-    await().untilAsserted(() -> assertThat(workload("part")).isNotNull());
-    String name = workload("part").getMetadata().getName();
-    kueue.admit(name, "team-cq", "on-demand", null);
-    await().untilAsserted(() -> assertThat(pods("part")).hasSize(3));
+    String name = admitted("part", 3);
     kubelet.runAll(pods("part"));
     await().untilAsserted(() -> assertThat(condition(kueue.get(name), "PodsReady")).isEqualTo("True/Started"));
 
@@ -165,9 +167,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
   @Test
   @SuppressWarnings("unchecked")
   void aJobChangedWhileQueuedHasItsWorkloadsPodSetsReplacedAndRunsWhatItAsksNow() {
-    create(queued("grown", 1));
-    await().untilAsserted(() -> assertThat(workload("grown")).isNotNull());
-    String name = workload("grown").getMetadata().getName();
+    String name = queuedWorkload("grown", 1);
     String madeFrom = kueue.get(name).getMetadata().getAnnotations().get(KueueApi.PODSETS_DIGEST);
 
     client.resources(TestJob.class).inNamespace("default").withName("grown").edit(j -> {
@@ -185,11 +185,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void aJobDeletedWhileStintWasDownHasItsWorkloadReleasedWhenStintStarts() {
-    create(queued("left", 1));
-    await().untilAsserted(() -> assertThat(workload("left")).isNotNull());
-    String name = workload("left").getMetadata().getName();
-    kueue.admit(name, "team-cq", "on-demand", null);
-    await().untilAsserted(() -> assertThat(pods("left")).hasSize(1));
+    String name = admitted("left", 1);
     operator.stop();
 
     client.resources(TestJob.class).inNamespace("default").withName("left").delete();
@@ -203,9 +199,7 @@ class KueueOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void aWorkloadWhoseJobIsGoneIsReleasedWhenTheInformerSeesItAndAnotherJobsIsKept() {
-    create(queued("alive", 1));
-    await().untilAsserted(() -> assertThat(workload("alive")).isNotNull());
-    String alive = workload("alive").getMetadata().getName();
+    String alive = queuedWorkload("alive", 1);
     String orphan = "testjob-gone-abcde";
     client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").resource(
         new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder().withApiVersion(KueueApi.API_VERSION)

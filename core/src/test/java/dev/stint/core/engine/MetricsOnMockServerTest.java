@@ -27,8 +27,8 @@ class MetricsOnMockServerTest extends MockServerEngineTest {
     StintMetrics metrics = new StintMetrics();
     var operatorClient = ApiRequestMetrics.install(
         new KubernetesClientBuilder().withConfig(client.getConfiguration()), metrics).build();
-    return StintOperator.builder(operatorClient, FrameworkRegistry.of(new TestFramework())).metrics(metrics)
-        .serverSideApply(false).closeClientOnStop(true).stopOnInformerError(false).build();
+    return onMockServer(operatorClient, FrameworkRegistry.of(new TestFramework())).metrics(metrics)
+        .closeClientOnStop(true).build();
   }
 
   @Test

@@ -5,67 +5,49 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stint.core.StintOperator;
 import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.testing.FakeKubelet;
+import dev.stint.core.testing.TestCrds;
 import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.api.JobStatus;
+import dev.stint.testdoubles.FakeKubelet;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /** The engine behind JOSDK on the fabric8 CRUD mock server (a fresh one per test), with a fake kubelet. */
-@EnableKubernetesMockClient(crud = true)
-abstract class MockServerEngineTest {
-  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
-  @org.junit.jupiter.api.BeforeAll
-  static void patientOnALoadedMachine() {
-    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
-  }
-
-  KubernetesClient client;
-  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
-  StintOperator operator;
+abstract class MockServerEngineTest extends OperatorOnMockServer {
   FakeKubelet kubelet;
 
   @BeforeEach
   void start() {
-    client.apiextensions().v1().customResourceDefinitions().resource(testJobCrd()).createOr(existing -> existing.update()); // a retried POST on a loaded machine may find it created
+    // createOr: a retried POST on a loaded machine may find it created
+    client.apiextensions().v1().customResourceDefinitions().resource(TestCrds.of(TestJob.class))
+        .createOr(existing -> existing.update());
     kubelet = new FakeKubelet(client, "default");
     operator = newOperator();
     operator.start();
   }
 
-  @AfterEach
-  void stop() {
-    operator.stop();
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
-  }
-
   StintOperator newOperator() {
-    return StintOperator.builder(client, FrameworkRegistry.of(new TestFramework()))
-        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
+    return onMockServer(client, FrameworkRegistry.of(new TestFramework())).build();
   }
 
-  static CustomResourceDefinition testJobCrd() {
-    return new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName("testjobs.test.stint.dev").endMetadata()
-        .withNewSpec().withGroup("test.stint.dev").withScope("Namespaced")
-        .withNewNames().withKind("TestJob").withPlural("testjobs").withSingular("testjob").endNames()
-        .addNewVersion().withName("v1").withServed(true).withStorage(true)
-        .withNewSubresources().withNewStatus().endStatus().endSubresources()
-        .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
-        .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build();
+  /** Stops the operator and starts a new one on the same server, as a restart of its pod would. */
+  void restartOperator() {
+    operator.stop();
+    operator = newOperator();
+    operator.start();
+  }
+
+  /** Creates a job of {@code workers} workers and runs its pods until the job is Running (the gang is up). */
+  void createRunning(String name, int workers) {
+    create(TestJobs.job(name).workers(workers).build());
+    await().untilAsserted(() -> assertThat(pods(name)).hasSize(workers));
+    kubelet.runAll(pods(name));
+    await().untilAsserted(() -> assertThat(status(name).isTrue("Running")).isTrue());
   }
 
   /** What {@code GET /metrics} would answer now. */

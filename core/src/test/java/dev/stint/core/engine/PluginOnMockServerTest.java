@@ -3,13 +3,12 @@ package dev.stint.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stint.core.StintOperator;
 import dev.stint.core.registry.ClasspathDiscovery;
 import dev.stint.core.registry.DiscoveredFramework;
 import dev.stint.core.registry.FrameworkConflicts;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.core.registry.PluginDirDiscovery;
-import dev.stint.core.testing.FakeKubelet;
+import dev.stint.testdoubles.FakeKubelet;
 import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.FaultyJob;
 import dev.stint.core.testing.TestCrds;
@@ -19,12 +18,10 @@ import dev.stint.core.testing.TestJobs;
 import dev.stint.core.testing.TestPluginJar;
 import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,28 +31,15 @@ import org.junit.jupiter.api.io.TempDir;
  * module's {@code JaxPluginTest}.)
  */
 @EnableKubernetesMockClient(crud = true)
-class PluginOnMockServerTest {
-  /** Waits sized for a loaded 2-core machine: a wait only ends early when its condition holds. */
-  @org.junit.jupiter.api.BeforeAll
-  static void patientOnALoadedMachine() {
-    org.awaitility.Awaitility.setDefaultTimeout(java.time.Duration.ofSeconds(60));
-  }
-
-  KubernetesClient client;
-  io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
+class PluginOnMockServerTest extends OperatorOnMockServer {
   @TempDir Path plugins;
-  StintOperator operator;
   PluginDirDiscovery discovery;
 
-  @AfterEach
-  void stop() {
-    if (operator != null) {
-      operator.stop();
-    }
+  @Override
+  void afterOperatorStopped() {
     if (discovery != null) {
       discovery.close();
     }
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
   }
 
   @Test
@@ -71,9 +55,7 @@ class PluginOnMockServerTest {
         .isNotSameAs(ClasspathDiscovery.class.getClassLoader());
     client.apiextensions().v1().customResourceDefinitions().resource(TestCrds.of(TestJob.class)).create();
     client.apiextensions().v1().customResourceDefinitions().resource(TestCrds.of(FaultyJob.class)).create();
-    operator = StintOperator.builder(client, registry).serverSideApply(false).closeClientOnStop(false)
-        .stopOnInformerError(false).build();
-    operator.start();
+    startOperator(registry);
 
     // written as generic objects: FaultyJob on the test class path is not the plugin's FaultyJob class
     client.resource(generic(FaultyJob.from(TestJobs.job("broken").workers(1).build()))).create();

@@ -3,11 +3,11 @@ package dev.stint.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stint.core.testing.RefusalStatus;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.api.JobCondition;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -21,8 +21,7 @@ class RefusalsOnMockServerTest extends MockServerEngineTest {
     String refusal = "Service \"bad-worker-0\" is invalid: metadata.name: Invalid value: \"bad-worker-0\": "
         + "must be no more than 63 characters";
     server.expect().post().withPath("/api/v1/namespaces/default/services")
-        .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid").withMessage(refusal).build())
-        .always();
+        .andReturn(422, RefusalStatus.of(422, "Invalid", refusal)).always();
     create(TestJobs.job("bad").workers(1).build());
 
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("bad").isTrue("Failed")).isTrue());
@@ -58,8 +57,7 @@ class RefusalsOnMockServerTest extends MockServerEngineTest {
     String quota = "pods \"slow-worker-0\" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=10, "
         + "limited: pods=10";
     server.expect().post().withPath("/api/v1/namespaces/default/pods")
-        .andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden").withMessage(quota).build())
-        .times(3);
+        .andReturn(403, RefusalStatus.of(403, "Forbidden", quota)).times(3);
     create(TestJobs.job("slow").workers(1).build());
 
     await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {

@@ -54,15 +54,10 @@ class SuspendOnMockServerTest extends MockServerEngineTest {
 
   @Test
   void operatorRestartWhileSuspendedKeepsTheJobSuspendedAndCountsNothingTwice() {
-    create(TestJobs.job("asleep").workers(2).build());
-    await().untilAsserted(() -> assertThat(pods("asleep")).hasSize(2));
-    kubelet.runAll(pods("asleep"));
-    await().untilAsserted(() -> assertThat(status("asleep").isTrue("Running")).isTrue());
+    createRunning("asleep", 2);
     suspend("asleep", true);
     await().untilAsserted(() -> assertThat(status("asleep").getSuspensions()).isEqualTo(1));
-    operator.stop();
-    operator = newOperator();
-    operator.start();
+    restartOperator();
     create(TestJobs.job("marker").workers(1).build());
     await().untilAsserted(() -> assertThat(pods("marker")).hasSize(1));
     assertThat(pods("asleep")).isEmpty();

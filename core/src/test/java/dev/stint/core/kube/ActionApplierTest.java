@@ -4,16 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stint.core.decision.Action;
+import dev.stint.core.testing.RefusalStatus;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.dsl.ReturnOrWebsocketable;
+import io.fabric8.mockwebserver.dsl.TimesOnceableOrHttpHeaderable;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -80,9 +82,8 @@ class ActionApplierTest {
         .containsExactly("DeleteService[name=b]", "DeleteJob[]");
   }
 
-  @Nested
-  @EnableKubernetesMockClient(crud = true)
-  class OnACrudServer {
+  /** An applier and an event recorder on the mock server of the nested class, closed after each test. */
+  abstract class OnAMockServer {
     KubernetesClient client;
     KubernetesMockServer server;
     ActionApplier applier;
@@ -99,6 +100,25 @@ class ActionApplierTest {
       events.close();
       applier.close();
     }
+
+    /** What the server answers to the next pod creations, in the order the expectations are set. */
+    ReturnOrWebsocketable<TimesOnceableOrHttpHeaderable<Void>> podCreations() {
+      return server.expect().post().withPath("/api/v1/namespaces/ns/pods");
+    }
+  }
+
+  /** One pass creating pods p0 .. p{n-1}. */
+  static List<Action> createPods(int n) {
+    List<Action> pass = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      pass.add(new Action.CreatePod(pod("p" + i)));
+    }
+    return pass;
+  }
+
+  @Nested
+  @EnableKubernetesMockClient(crud = true)
+  class OnACrudServer extends OnAMockServer {
 
     @Test
     void createsEveryChildOfABatchAndCountsAnExistingOneOfTheJobAsDone() {
@@ -149,94 +169,60 @@ class ActionApplierTest {
     void keepsTheDecisionsOrderBetweenKinds() throws InterruptedException {
       int before = server.getRequestCount();
       applier.apply(JOB, List.of(new Action.CreatePod(pod("a")), new Action.CreatePod(pod("b")),
-          new Action.CreateService(service("a")), new Action.CreateService(service("b")),
-          new Action.ApplyResource(new ConfigMapBuilder().withNewMetadata().withName("c").withNamespace("ns")
-              .endMetadata().build(), null)), events);
+        new Action.CreateService(service("a")), new Action.CreateService(service("b")),
+        new Action.ApplyResource(new ConfigMapBuilder().withNewMetadata().withName("c").withNamespace("ns")
+            .endMetadata().build(), null)), events);
       events.awaitSent(java.time.Duration.ofSeconds(10));
       assertThat(requestsAfter(server, before, "/events")).containsExactly("POST /api/v1/namespaces/ns/pods", "POST /api/v1/namespaces/ns/pods",
-          "POST /api/v1/namespaces/ns/services", "POST /api/v1/namespaces/ns/services",
-          "POST /api/v1/namespaces/ns/configmaps");
+        "POST /api/v1/namespaces/ns/services", "POST /api/v1/namespaces/ns/services",
+        "POST /api/v1/namespaces/ns/configmaps");
     }
   }
 
   @Nested
   @EnableKubernetesMockClient
-  class WhenOneCallFails {
-    KubernetesClient client;
-    KubernetesMockServer server;
+  class WhenOneCallFails extends OnAMockServer {
 
     @Test
     void creationsGoInGrowingWavesAndStopAfterAWaveWithAPermanentRefusal() throws InterruptedException {
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-0")).once();
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
-          .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid")
-              .withMessage("Pod \"p1\" is invalid: metadata.labels: Invalid value").build()).once();
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-2")).always();
-      ActionApplier applier = new ActionApplier(client);
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry());
-      try {
-        List<Action> pass = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-          pass.add(new Action.CreatePod(pod("p" + i)));
-        }
-        int before = server.getRequestCount();
-        // waves of 1, 2, 4, 1: the second wave is refused, so the third and fourth never go out
-        assertThatThrownBy(() -> applier.apply(JOB, pass, events))
-            .isInstanceOf(ChildRefused.class).hasMessage("Pod \"p1\" is invalid: metadata.labels: Invalid value");
-        events.awaitSent(java.time.Duration.ofSeconds(10));
-        assertThat(requestsAfter(server, before, "/events")).hasSize(3).allMatch(r -> r.startsWith("POST"));
-      } finally {
-        events.close();
-        applier.close();
-      }
+      podCreations().andReturn(201, pod("ok-0")).once();
+      podCreations().andReturn(422,
+          RefusalStatus.of(422, "Invalid", "Pod \"p1\" is invalid: metadata.labels: Invalid value")).once();
+      podCreations().andReturn(201, pod("ok-2")).always();
+      List<Action> pass = createPods(8);
+      int before = server.getRequestCount();
+      // waves of 1, 2, 4, 1: the second wave is refused, so the third and fourth never go out
+      assertThatThrownBy(() -> applier.apply(JOB, pass, events))
+          .isInstanceOf(ChildRefused.class).hasMessage("Pod \"p1\" is invalid: metadata.labels: Invalid value");
+      events.awaitSent(java.time.Duration.ofSeconds(10));
+      assertThat(requestsAfter(server, before, "/events")).hasSize(3).allMatch(r -> r.startsWith("POST"));
     }
 
     @Test
     void aJobWhosePodsWereAcceptedSkipsTheSlowStart() throws InterruptedException {
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod("ok-0")).once();
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
-          .andReturn(422, new StatusBuilder().withCode(422).withReason("Invalid").withMessage("invalid").build())
-          .always();
-      ActionApplier applier = new ActionApplier(client);
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry());
-      try {
-        List<Action> pass = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-          pass.add(new Action.CreatePod(pod("p" + i)));
-        }
-        int before = server.getRequestCount();
-        // one full wave: all eight go out at once, where a new job's slow start would have stopped after two waves
-        assertThatThrownBy(() -> applier.apply(JOB, pass, events, true)).isInstanceOf(ChildRefused.class);
-        events.awaitSent(java.time.Duration.ofSeconds(10));
-        assertThat(requestsAfter(server, before, "/events")).hasSize(8);
-      } finally {
-        events.close();
-        applier.close();
-      }
+      podCreations().andReturn(201, pod("ok-0")).once();
+      podCreations().andReturn(422, RefusalStatus.of(422, "Invalid", "invalid")).always();
+      List<Action> pass = createPods(8);
+      int before = server.getRequestCount();
+      // one full wave: all eight go out at once, where a new job's slow start would have stopped after two waves
+      assertThatThrownBy(() -> applier.apply(JOB, pass, events, true)).isInstanceOf(ChildRefused.class);
+      events.awaitSent(java.time.Duration.ofSeconds(10));
+      assertThat(requestsAfter(server, before, "/events")).hasSize(8);
     }
 
     @Test
     void aRefusalThatHealsIsThrownAsItCameAfterTheRestOfItsWave() throws InterruptedException {
       for (String name : List.of("ok-0", "ok-1", "ok-2")) {
-        server.expect().post().withPath("/api/v1/namespaces/ns/pods").andReturn(201, pod(name)).once();
+        podCreations().andReturn(201, pod(name)).once();
       }
-      server.expect().post().withPath("/api/v1/namespaces/ns/pods")
-          .andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden")
-              .withMessage("pods \"p3\" is forbidden: exceeded quota: q, requested: pods=1").build()).once();
-      ActionApplier applier = new ActionApplier(client);
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry());
-      try {
-        List<Action> pass = List.of(new Action.CreatePod(pod("p0")), new Action.CreatePod(pod("p1")),
-            new Action.CreatePod(pod("p2")), new Action.CreatePod(pod("p3")));
-        int before = server.getRequestCount();
-        assertThatThrownBy(() -> applier.apply(JOB, pass, events))
-            .isInstanceOf(KubernetesClientException.class).hasMessageContaining("exceeded quota");
-        events.awaitSent(java.time.Duration.ofSeconds(10));
-        assertThat(requestsAfter(server, before, "/events")).hasSize(4).allMatch(r -> r.startsWith("POST"));
-      } finally {
-        events.close();
-        applier.close();
-      }
+      podCreations().andReturn(403,
+          RefusalStatus.of(403, "Forbidden", "pods \"p3\" is forbidden: exceeded quota: q, requested: pods=1")).once();
+      List<Action> pass = createPods(4);
+      int before = server.getRequestCount();
+      assertThatThrownBy(() -> applier.apply(JOB, pass, events))
+          .isInstanceOf(KubernetesClientException.class).hasMessageContaining("exceeded quota");
+      events.awaitSent(java.time.Duration.ofSeconds(10));
+      assertThat(requestsAfter(server, before, "/events")).hasSize(4).allMatch(r -> r.startsWith("POST"));
     }
   }
 }

@@ -8,7 +8,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class DeafWatchCheckTest {
   private static final Duration PERIOD = Duration.ofSeconds(30);
@@ -60,28 +64,24 @@ class DeafWatchCheckTest {
         + "for at least 15 s on ns/gone (API server: absent, cache: resourceVersion 7)"), deaf);
   }
 
-  @Test
-  void aCacheThatCatchesUpBeforeTheConfirmationIsNotDeaf() {
-    apiServer.put("ns/a", "11");
-    cache.put("ns/a", "10");
-    check.check();
-
-    cache.put("ns/a", "11");
-
-    assertEquals(PERIOD, check.check());
-    assertEquals(List.of(), deaf);
+  static Stream<Arguments> suspectsThatMoved() {
+    return Stream.of(
+        Arguments.of("a cache that catches up before the confirmation is not deaf", "11", "11", PERIOD),
+        Arguments.of("an object that changed meanwhile is only suspected again", "12", "11", CONFIRM));
   }
 
-  @Test
-  void anObjectThatChangedMeanwhileIsOnlySuspectedAgain() {
+  /** A cache one version behind, suspected; by the confirming check the two stand at these versions. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("suspectsThatMoved")
+  void aSuspectThatMovedIsNotDeaf(String name, String apiServerVersion, String cacheVersion, Duration nextCheck) {
     apiServer.put("ns/a", "11");
     cache.put("ns/a", "10");
     check.check();
 
-    apiServer.put("ns/a", "12");
-    cache.put("ns/a", "11");
+    apiServer.put("ns/a", apiServerVersion);
+    cache.put("ns/a", cacheVersion);
 
-    assertEquals(CONFIRM, check.check());
+    assertEquals(nextCheck, check.check());
     assertEquals(List.of(), deaf);
   }
 

@@ -127,15 +127,7 @@ final class PodLifecycle {
     ContainerState state = new ContainerStateBuilder().withNewRunning().withStartedAt(time).endRunning().build();
     List<ContainerStatus> containers = containers(pod).stream()
         .map(c -> containerStatus(pod, c, state, true, restartCount, lastState)).toList();
-    return new PodStatusBuilder()
-        .withPhase("Running")
-        .withStartTime(startTime(pod, time))
-        .withHostIP("10.0.0.1")
-        .withPodIP(podIp(pod))
-        .withConditions(condition("PodScheduled", true, time), condition("Initialized", true, time),
-            condition("ContainersReady", true, time), condition("Ready", true, time))
-        .withContainerStatuses(containers)
-        .build();
+    return podStatus(pod, "Running", time, true, containers);
   }
 
   private static PodStatus finished(Pod pod, int exitCode, Instant now) {
@@ -144,13 +136,19 @@ final class PodLifecycle {
     List<ContainerStatus> containers = containers(pod).stream()
         .map(c -> containerStatus(pod, c, state, false, restartCount(pod), lastState(pod, c.getName())))
         .toList();
+    return podStatus(pod, exitCode == 0 ? "Succeeded" : "Failed", time, false, containers);
+  }
+
+  /** A scheduled, initialized pod on the one simulated node, ready or not, with these container statuses. */
+  private static PodStatus podStatus(Pod pod, String phase, String time, boolean ready,
+                                     List<ContainerStatus> containers) {
     return new PodStatusBuilder()
-        .withPhase(exitCode == 0 ? "Succeeded" : "Failed")
+        .withPhase(phase)
         .withStartTime(startTime(pod, time))
         .withHostIP("10.0.0.1")
         .withPodIP(podIp(pod))
         .withConditions(condition("PodScheduled", true, time), condition("Initialized", true, time),
-            condition("ContainersReady", false, time), condition("Ready", false, time))
+            condition("ContainersReady", ready, time), condition("Ready", ready, time))
         .withContainerStatuses(containers)
         .build();
   }

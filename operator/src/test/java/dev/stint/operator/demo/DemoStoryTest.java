@@ -2,8 +2,6 @@ package dev.stint.operator.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.operator.testkind.SleepFramework;
 import dev.stint.operator.testkind.SleepJob;
 import dev.stint.operator.testkind.SleepJobs;
 import dev.stint.spi.api.JobCondition;
@@ -11,15 +9,9 @@ import dev.stint.spi.api.RunPolicy;
 import dev.stint.spi.api.SuccessPolicySpec;
 import dev.stint.spi.api.SuccessRule;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,16 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.assertj.core.groups.Tuple;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The two stories the demo tells beside plain success: a job suspended and resumed, and a partial success. */
-@EnableKubernetesMockClient(crud = true)
-class DemoStoryTest {
-  private static final FrameworkRegistry REGISTRY = FrameworkRegistry.of(new SleepFramework());
-
-  KubernetesClient client;
-  private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+class DemoStoryTest extends DemoOnMockServer {
 
   @Test
   void aJobSuspendedWhileRunningLosesItsPodsGetsThemBackFromTheEditedTemplateAndSucceeds() throws Exception {
@@ -124,11 +110,6 @@ class DemoStoryTest {
         "Not as expected: all-fine");
   }
 
-  @AfterEach
-  void showDemoOutput() {
-    System.out.println(output()); // the demo's live view, in the test's output file
-  }
-
   private static void succeedWhenWorkersSucceeded(SleepJob job, int workers) {
     SuccessRule rule = new SuccessRule();
     rule.setSucceeded(Map.of("Worker", workers));
@@ -140,18 +121,7 @@ class DemoStoryTest {
   }
 
   private Demo demo(SleepJob job) {
-    return new Demo(REGISTRY, SleepJobs.crds(), SleepJobs.examples(job),
-        new Demo.Settings(Duration.ofSeconds(90), Duration.ofMillis(200), 2),
-        new PrintStream(output, true, StandardCharsets.UTF_8), Clock.systemUTC());
-  }
-
-  private String output() {
-    return output.toString(StandardCharsets.UTF_8);
-  }
-
-  private List<Pod> pods(String job) {
-    return client.pods().inNamespace(Demo.NAMESPACE).withLabel("training.kubeflow.org/job-name", job).list()
-        .getItems();
+    return demo(SleepJobs.crds(), SleepJobs.examples(job), Duration.ofSeconds(90));
   }
 
   /** The pods of a job as they came and went, in the order the API server told. */

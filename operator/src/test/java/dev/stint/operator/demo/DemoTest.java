@@ -3,7 +3,6 @@ package dev.stint.operator.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.core.testing.FaultyJob;
 import dev.stint.core.testing.TestCrds;
 import dev.stint.operator.CommandFailure;
@@ -11,28 +10,15 @@ import dev.stint.operator.testkind.SleepFramework;
 import dev.stint.operator.testkind.SleepJob;
 import dev.stint.operator.testkind.SleepJobs;
 import dev.stint.spi.api.JobCondition;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.groups.Tuple;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-@EnableKubernetesMockClient(crud = true)
-class DemoTest {
-  private static final FrameworkRegistry REGISTRY = FrameworkRegistry.of(new SleepFramework());
-
-  KubernetesClient client;
-  private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+class DemoTest extends DemoOnMockServer {
 
   @Test
   void jobsRunToSuccessAndTheDemoExitsZero() throws Exception {
@@ -79,7 +65,7 @@ class DemoTest {
         .containsExactly("True", "SleepJobFailed");
     assertThat(pods("broken")).extracting(p -> p.getStatus().getContainerStatuses().get(0).getState()
         .getTerminated().getExitCode()).containsExactly(3);
-    assertThat(output.toString(StandardCharsets.UTF_8))
+    assertThat(output())
         .contains("FAIL broken: Failed, but the demo expects Succeeded: SleepJob broken is failed",
             "Not as expected: broken");
   }
@@ -105,7 +91,7 @@ class DemoTest {
     int exit = demo(ManifestSource.of("no crds", List.of()), ManifestSource.of("examples", examples)).run(client);
 
     assertThat(exit).isZero();
-    assertThat(output.toString(StandardCharsets.UTF_8)).doesNotContain("skipping CustomResourceDefinition");
+    assertThat(output()).doesNotContain("skipping CustomResourceDefinition");
   }
 
   @Test
@@ -126,7 +112,7 @@ class DemoTest {
     assertThat(exit).isZero();
     assertThat(client.apiextensions().v1().customResourceDefinitions().withName("faultyjobs.test.stint.dev").get())
         .isNull();
-    assertThat(output.toString(StandardCharsets.UTF_8))
+    assertThat(output())
         .contains("skipping FaultyJob needs-the-plugin in plugins/faulty/example.yaml: no loaded framework serves "
             + "test.stint.dev/v1 FaultyJob")
         .doesNotContain("skipping CustomResourceDefinition");
@@ -154,21 +140,10 @@ class DemoTest {
 
     assertThatThrownBy(() -> demo.run(client)).isInstanceOf(CommandFailure.class)
         .hasMessageContaining("no jobs in other examples of the kinds the demo runs (SleepJob)");
-    assertThat(output.toString(StandardCharsets.UTF_8)).contains("skipping OtherJob other in other.yaml");
-  }
-
-  @AfterEach
-  void showDemoOutput() {
-    System.out.println(output.toString(StandardCharsets.UTF_8)); // the demo's live view, in the test's output file
+    assertThat(output()).contains("skipping OtherJob other in other.yaml");
   }
 
   private Demo demo(ManifestSource crds, ManifestSource examples) {
-    return new Demo(REGISTRY, crds, examples, new Demo.Settings(Duration.ofSeconds(60), Duration.ofMillis(200), 2),
-        new PrintStream(output, true, StandardCharsets.UTF_8), Clock.systemUTC());
-  }
-
-  private List<Pod> pods(String job) {
-    return client.pods().inNamespace(Demo.NAMESPACE).withLabel("training.kubeflow.org/job-name", job).list()
-        .getItems();
+    return demo(crds, examples, Duration.ofSeconds(60));
   }
 }

@@ -54,11 +54,7 @@ class SimulatedKubeletTest {
   @Test
   void aPodFailsWithTheExitCodeOfItsAnnotation() {
     create("bad", "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "0.5", SimulatedKubelet.EXIT_CODE, "3"));
-    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
-
-    kubelet.syncOnce();
-    clock.advance(Duration.ofMillis(500));
-    kubelet.syncOnce();
+    startedThenSyncedAfter(Duration.ofMillis(500));
 
     Pod done = pod("bad");
     assertThat(done.getStatus().getPhase()).isEqualTo("Failed");
@@ -73,11 +69,7 @@ class SimulatedKubeletTest {
     for (int index = 0; index < 4; index++) {
       create("worker-" + index, "Never", fate, Map.of("training.kubeflow.org/replica-index", Integer.toString(index)));
     }
-    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
-
-    kubelet.syncOnce();
-    clock.advance(Duration.ofMillis(500));
-    kubelet.syncOnce();
+    startedThenSyncedAfter(Duration.ofMillis(500));
 
     assertThat(phase("worker-0")).isEqualTo("Succeeded");
     assertThat(phase("worker-1")).isEqualTo("Failed");
@@ -91,11 +83,7 @@ class SimulatedKubeletTest {
   void exitCodeIndexesThatAreNotIndexesLeaveThePodRunning() {
     create("odd-indexes", "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "0.5", SimulatedKubelet.EXIT_CODE, "1",
         SimulatedKubelet.EXIT_CODE_INDEXES, "one"), Map.of("training.kubeflow.org/replica-index", "1"));
-    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
-
-    kubelet.syncOnce();
-    clock.advance(Duration.ofMinutes(1));
-    kubelet.syncOnce();
+    startedThenSyncedAfter(Duration.ofMinutes(1));
 
     assertThat(phase("odd-indexes")).isEqualTo("Running");
   }
@@ -103,11 +91,7 @@ class SimulatedKubeletTest {
   @Test
   void underOnFailureAFailedContainerRestartsInPlace() {
     create("retry", "OnFailure", Map.of(SimulatedKubelet.RUN_SECONDS, "1", SimulatedKubelet.EXIT_CODE, "3"));
-    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
-
-    kubelet.syncOnce();
-    clock.advance(Duration.ofSeconds(1));
-    kubelet.syncOnce();
+    SimulatedKubelet kubelet = startedThenSyncedAfter(Duration.ofSeconds(1));
 
     Pod restarted = pod("retry");
     assertThat(restarted.getStatus().getPhase()).isEqualTo("Running");
@@ -136,11 +120,7 @@ class SimulatedKubeletTest {
   @Test
   void anInvalidAnnotationLeavesThePodRunning() {
     create("odd", "Never", Map.of(SimulatedKubelet.RUN_SECONDS, "soon"));
-    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
-
-    kubelet.syncOnce();
-    clock.advance(Duration.ofMinutes(1));
-    kubelet.syncOnce();
+    startedThenSyncedAfter(Duration.ofMinutes(1));
 
     assertThat(pod("odd").getStatus().getPhase()).isEqualTo("Running");
   }
@@ -155,6 +135,15 @@ class SimulatedKubeletTest {
       await().atMost(Duration.ofSeconds(10))
           .untilAsserted(() -> assertThat(phase("background")).isEqualTo("Succeeded"));
     }
+  }
+
+  /** A kubelet with no start delay that has started the pods it found, then synced again {@code later}. */
+  private SimulatedKubelet startedThenSyncedAfter(Duration later) {
+    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, Duration.ZERO, Duration.ofMillis(100));
+    kubelet.syncOnce();
+    clock.advance(later);
+    kubelet.syncOnce();
+    return kubelet;
   }
 
   private void create(String name, String restartPolicy, Map<String, String> annotations) {

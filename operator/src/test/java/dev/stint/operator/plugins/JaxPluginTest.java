@@ -9,7 +9,7 @@ import dev.stint.core.registry.ClasspathDiscovery;
 import dev.stint.core.registry.DiscoveredFramework;
 import dev.stint.core.registry.PluginDirDiscovery;
 import dev.stint.core.registry.SkippedPlugin;
-import dev.stint.core.testing.FakeKubelet;
+import dev.stint.testdoubles.FakeKubelet;
 import dev.stint.operator.FrameworkSelection;
 import dev.stint.spi.SpiVersion;
 import dev.stint.spi.TrainingFramework;
@@ -87,7 +87,7 @@ class JaxPluginTest {
       operator.stop();
     }
     discovery.close();
-    dev.stint.core.testing.MockServerShutdown.quietly(server);
+    dev.stint.testdoubles.MockServerShutdown.quietly(server);
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.stint.core.testing;
+package dev.stint.testdoubles;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.slf4j.Logger;
@@ -16,6 +16,7 @@ public final class MockServerShutdown {
 
   private MockServerShutdown() { }
 
+  /** Destroys the server (nothing when it is null), logging instead of throwing when it does not close in time. */
   public static void quietly(KubernetesMockServer server) {
     if (server == null) {
       return;

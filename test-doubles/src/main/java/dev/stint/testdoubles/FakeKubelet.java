@@ -1,4 +1,4 @@
-package dev.stint.testkit;
+package dev.stint.testdoubles;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -12,23 +12,28 @@ public final class FakeKubelet {
   private final KubernetesClient client;
   private final String namespace;
 
+  /** A kubelet for the pods of one namespace, writing their status through {@code client}. */
   public FakeKubelet(KubernetesClient client, String namespace) {
     this.client = client;
     this.namespace = namespace;
   }
 
+  /** Running, every container started and ready. */
   public void run(String pod) {
     setStatus(pod, "Running", null, 0);
   }
 
+  /** {@link #run} for each of these pods. */
   public void runAll(List<Pod> pods) {
     pods.forEach(p -> run(p.getMetadata().getName()));
   }
 
+  /** Succeeded, every container terminated with exit code 0. */
   public void succeed(String pod) {
     setStatus(pod, "Succeeded", 0, 0);
   }
 
+  /** Failed, every container terminated with {@code exitCode}. */
   public void fail(String pod, int exitCode) {
     setStatus(pod, "Failed", exitCode, 0);
   }
