@@ -43,6 +43,7 @@ class RbacIT {
       Map.entry("update configmaps", "MPIJob life: its hostfile's discover_hosts follows the running workers"),
       Map.entry("update services", "MPIJob life: runLauncherAsWorker changed"),
       Map.entry("delete pods", "every life job: suspended"),
+      Map.entry("patch events", "every life job: its pods created again on resume, the same events, counted up"),
       Map.entry("delete services", "life jobs of PyTorchJob, TFJob, JAXJob: suspended"),
       Map.entry("delete", "ttl job of each kind: ttlSecondsAfterFinished 0"),
       Map.entry("create leases", "any run: the Lease stint is deleted before the operator starts"),
