@@ -26,9 +26,10 @@ import java.util.regex.Pattern;
  * split the 20-method {@code TrainingFramework} into a required core of seven methods and the optional
  * {@code With*} capability interfaces the engine probes for; {@link ContainerEnv}, {@link KubeflowLabels},
  * {@link JobMessages#namespaced}, {@link FrameworkDefaults#templatePort}, {@link SupportingResource#createdOnce},
- * {@code api.CrdHints} and {@code api.JobRules} came in. A plugin built against 1.x is refused with a message naming,
- * for each of its methods that moved, the interface to implement; its code changes by an {@code implements} clause
- * and its manifest by {@code Stint-Spi-Version: 2.0}.
+ * {@code api.CrdHints}, {@code api.JobRules}, and the optional bases {@link AbstractTrainingFramework} and
+ * {@code api.KubeflowJobSpec} came in (all before 2.0 was first released, so still 2.0). A plugin built against 1.x
+ * is refused with a message naming, for each of its methods that moved, the interface to implement; its code changes
+ * by an {@code implements} clause and its manifest by {@code Stint-Spi-Version: 2.0}.
  *
  * @param major incremented when a change breaks existing plugins (a method removed or changed, new behaviour asked of
  *     implementations)
