@@ -74,6 +74,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final RetryingJobs retrying = new RetryingJobs();
   private final DeletionsInFlight deletions = new DeletionsInFlight();
   private final CreationsInFlight creations;
+  private final ChildrenObserved<J> children;
   private final KueueLink<J> kueue;
 
   public TrainingJobReconciler(TrainingFramework<J> framework, Clock clock, ActionApplier applier,
@@ -98,6 +99,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     this.managedByValue = this.framework.managedByValue();
     this.clock = clock;
     this.creations = new CreationsInFlight(clock);
+    this.children = new ChildrenObserved<>(this.framework, this.guarded, settings.gangScheduling());
     this.applier = applier;
     this.events = events;
     this.statusWriter = new StatusWriter(applier.client(), serverSideApply, "stint");
@@ -153,7 +155,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   public UpdateControl<J> reconcile(J job, Context<J> context) {
     try (JobLogContext logContext = JobLogContext.of(kind, job)) {
       Instant decidedAt = clock.instant();
-      Observed observed = observe(job, context);
+      Observed observed = children.observe(job, context);
       KueueLink.Followed queueing = kueue.follow(job);
       Decision decision;
       try {
@@ -321,42 +323,6 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     }
   }
 
-  private Observed observe(J job, Context<J> context) {
-    String uid = job.getMetadata().getUid();
-    List<HasMetadata> supporting = new ArrayList<>();
-    for (Class<? extends HasMetadata> type : guarded.supportingResourceTypes()) {
-      if (type != Pod.class && type != Service.class) {
-        context.getSecondaryResources(type).stream().filter(r -> ownedBy(r, uid)).forEach(supporting::add);
-      }
-    }
-    List<Service> services = new ArrayList<>();
-    boolean jobLevelServices = framework.supportingResourceTypes().contains(Service.class);
-    for (Service service : context.getSecondaryResources(Service.class)) {
-      if (!ownedBy(service, uid)) {
-        continue;
-      }
-      // a replica's service carries its replica type; one for the whole job is a supporting object
-      boolean perReplica = service.getMetadata().getLabels() != null
-          && service.getMetadata().getLabels().containsKey(JobLabels.REPLICA_TYPE);
-      if (perReplica || !jobLevelServices) {
-        services.add(service);
-      } else {
-        supporting.add(service);
-      }
-    }
-    if (settings.gangScheduling()) {
-      // PodGroups only: Workloads are generic resources too
-      context.getSecondaryResources(GenericKubernetesResource.class).stream()
-          .filter(r -> "PodGroup".equals(r.getKind()) && ownedBy(r, uid)).forEach(supporting::add);
-    }
-    return new Observed(
-        context.getSecondaryResources(Pod.class).stream().filter(p -> ownedBy(p, uid)).toList(), services, supporting);
-  }
-
-  private static boolean ownedBy(HasMetadata child, String uid) {
-    return child.getMetadata().getOwnerReferences() != null && child.getMetadata().getOwnerReferences().stream()
-        .anyMatch(r -> uid.equals(r.getUid()) && Boolean.TRUE.equals(r.getController()));
-  }
 
   private UpdateControl<J> act(J job, Decision decision, Observed observed, KueueLink.Followed queueing,
                                Instant decidedAt, Context<J> context) {
