@@ -25,7 +25,7 @@ record HostileKind(String apiVersion, String kind, String field, String containe
   static final HostileKind PYTORCH = new HostileKind("kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs",
       "pytorch", List.of("Master", "Worker"));
   static final HostileKind TF = new HostileKind("kubeflow.org/v1", "TFJob", "tfReplicaSpecs", "tensorflow",
-      List.of("Chief", "PS", "Worker", "Evaluator"));
+      List.of("Chief", "Master", "PS", "Worker", "Evaluator"));
   static final HostileKind MPI = new HostileKind("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", "mpi",
       List.of("Launcher", "Worker"));
   static final List<HostileKind> KINDS = List.of(PYTORCH, TF, MPI);
