@@ -35,6 +35,8 @@ import java.util.stream.Stream;
  *       containers stay within the API server's cost budget;</li>
  *   <li>declares {@code metadata.name} in the root schema when a root rule reports at it with {@code fieldPath}
  *       (the API server refuses a {@code fieldPath} the schema does not declare);</li>
+ *   <li>adds the columns and rules every training job has, for the replica-spec map and types named by
+ *       {@link CrdHints#REPLICA_SPECS} and {@link CrdHints#REPLICA_TYPES} ({@link TrainingJobRules});</li>
  *   <li>adds the {@code scale} subresource declared by the annotations {@link CrdHints#SCALE_SPEC_REPLICAS_PATH},
  *       {@link CrdHints#SCALE_STATUS_REPLICAS_PATH} and {@link CrdHints#SCALE_LABEL_SELECTOR_PATH}, and orders the
  *       printer columns as {@link CrdHints#PRINTER_COLUMN_ORDER} says (set these hints on the custom resource class with fabric8's
@@ -90,7 +92,8 @@ public final class CrdFinisher {
 
   /** Finishes a CRD in memory (see the class description); returns the problems that remain. */
   public static List<String> finish(CustomResourceDefinition crd) {
-    List<String> problems = new ArrayList<>(ScaleSubresourceHints.apply(crd));
+    List<String> problems = new ArrayList<>(TrainingJobRules.apply(crd));
+    problems.addAll(ScaleSubresourceHints.apply(crd));
     PrinterColumnOrder.apply(crd);
     if (crd.getMetadata().getAnnotations() != null && crd.getMetadata().getAnnotations().isEmpty()) {
       crd.getMetadata().setAnnotations(null);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.crd.CelRuleCheck;
 import dev.stint.crd.StructuralSchemaCheck;
+import dev.stint.spi.api.JobRules;
+import dev.stint.spi.api.ReplicaLimits;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -24,8 +26,9 @@ import org.junit.jupiter.api.Test;
  *       the classes; {@code -Dstint.crds.update=true} refreshes it;</li>
  *   <li>the schema is structural and keeps no unknown fields; every CEL rule iterates only bounded lists and maps;
  *       every pod template bounds its container lists (what keeps the rules within the API server's cost budget);</li>
- *   <li>a status subresource; the engine's columns State, Outcome, Age; the run policy's rules from the SPI; small
- *       enough for any kind of apply.</li>
+ *   <li>a status subresource; the engine's columns State, Outcome, Age; the run policy's rules from the SPI; the
+ *       rules every training job has ({@code CrdHints.REPLICA_SPECS}: a DNS-1035 name, the replicas in all, spec
+ *       required, managedBy immutable, success rules over the kind's types); small enough for any kind of apply.</li>
  * </ul>
  */
 public abstract class CrdContractTest {
@@ -136,6 +139,19 @@ public abstract class CrdContractTest {
         .containsExactly("spec.runPolicy.schedulingPolicy.queue is immutable");
     JSONSchemaProps suspend = crd().node(".spec.runPolicy.suspend");
     assertThat(suspend.getDefault().asBoolean(true)).isFalse();
+  }
+
+  @Test
+  void everyTrainingJobsRules() {
+    // what CrdHints.REPLICA_SPECS gives: a kind without them lets a bad name or managedBy change reach the engine
+    String field = crd().node(".spec").getRequired().stream().filter(f -> f.endsWith("ReplicaSpecs")).findFirst()
+        .orElseThrow(() -> new AssertionError("spec requires no <kind>ReplicaSpecs field"));
+    assertThat(GeneratedCrd.messages(crd().root())).contains(JobRules.NAME_IS_DNS_LABEL_MESSAGE,
+        "spec." + field + ": at most " + ReplicaLimits.MAX_PER_JOB + " replicas in all", "spec." + field + ": must be set")
+        .filteredOn(JobRules.MANAGED_BY_IMMUTABLE::equals).hasSize(2);
+    assertThat(GeneratedCrd.messages(crd().node(".spec"))).contains(
+        "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
+        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
   }
 
   @Test

@@ -18,17 +18,6 @@ import java.util.Map;
  * never written to the job; the CEL rules carry upstream's validation, each message naming its field.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-// success rules (a Stint addition) may only name this job's replica types, with counts it can reach
-@ValidationRule(value = JobRules.SUCCESS_RULES
-    + ".all(r, r.succeeded.all(t, has(self.mpiReplicaSpecs) && t in self.mpiReplicaSpecs))",
-    message = "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
-    fieldPath = ".runPolicy.successPolicy.rules")
-@ValidationRule(value = JobRules.SUCCESS_RULES
-    + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.mpiReplicaSpecs) || !(t in self.mpiReplicaSpecs)"
-    + " || r.succeeded[t] <= (has(self.mpiReplicaSpecs[t].replicas)"
-    + " ? self.mpiReplicaSpecs[t].replicas : (t == 'Launcher' ? 1 : 0)))))",
-    message = "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
-    fieldPath = ".runPolicy.successPolicy.rules")
 public class MPIJobSpec extends KubeflowJobSpec<MpiRunPolicy> {
   /** The Launcher replica type: the one pod that runs {@code mpirun} and decides the job's outcome. */
   public static final String LAUNCHER = "Launcher";

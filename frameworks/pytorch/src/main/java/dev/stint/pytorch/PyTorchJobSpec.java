@@ -22,15 +22,6 @@ import java.util.Optional;
     message = "spec.pytorchReplicaSpecs.Worker: must be set when spec.elasticPolicy is used")
 @ValidationRule(value = "!has(self.nprocPerNode) || !has(self.elasticPolicy) || !has(self.elasticPolicy.nProcPerNode)",
     message = "spec.elasticPolicy.nProcPerNode: must not be used with spec.nprocPerNode")
-// success rules (a Stint addition) may only name this job's replica types, with counts it can reach
-@ValidationRule(value = JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, has(self.pytorchReplicaSpecs) && t in self.pytorchReplicaSpecs))",
-    message = "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
-    fieldPath = ".runPolicy.successPolicy.rules")
-@ValidationRule(value = JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.pytorchReplicaSpecs)"
-    + " || !(t in self.pytorchReplicaSpecs) || r.succeeded[t] <= (has(self.pytorchReplicaSpecs[t].replicas)"
-    + " ? self.pytorchReplicaSpecs[t].replicas : 1))))",
-    message = "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
-    fieldPath = ".runPolicy.successPolicy.rules")
 public class PyTorchJobSpec extends KubeflowJobSpec<RunPolicy> {
   /** The replica types of a PyTorchJob, in the order the engine evaluates and creates them. */
   public static final String MASTER = "Master";

@@ -19,15 +19,6 @@ import java.util.Map;
  * what the upstream validating webhook checked, so no webhook is needed; each message names its field.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-// success rules (a Stint addition) may only name this job's replica types, with counts it can reach
-@ValidationRule(value = JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, has(self.tfReplicaSpecs) && t in self.tfReplicaSpecs))",
-    message = "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
-    fieldPath = ".runPolicy.successPolicy.rules")
-@ValidationRule(value = JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(self.tfReplicaSpecs)"
-    + " || !(t in self.tfReplicaSpecs) || r.succeeded[t] <= (has(self.tfReplicaSpecs[t].replicas)"
-    + " ? self.tfReplicaSpecs[t].replicas : 1))))",
-    message = "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
-    fieldPath = ".runPolicy.successPolicy.rules")
 public class TFJobSpec extends KubeflowJobSpec<RunPolicy> {
   /** The chief: coordinates training and writes checkpoints; its success is the job's. */
   public static final String CHIEF = "Chief";

@@ -1,0 +1,198 @@
+package dev.stint.crd;
+
+import dev.stint.spi.api.CrdHints;
+import dev.stint.spi.api.JobRules;
+import dev.stint.spi.api.ReplicaLimits;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Adds what every training job's CRD has, from the hints {@link CrdHints#REPLICA_SPECS},
+ * {@link CrdHints#REPLICA_TYPES} and {@link CrdHints#CUSTOM_POD_NAMES}, and removes the hints. Each kind used to write
+ * these as its own {@code @ValidationRule}s; Java annotations take only constants, so a rule that names the kind's
+ * field had to be spelled out once per kind. The rules and messages are the same as those were, in the same places:
+ *
+ * <ul>
+ *   <li>the engine's printer columns State, Outcome and Age, before any the kind declares;</li>
+ *   <li>root rules, before the kind's own: the name is a DNS-1035 label and, with the engine's pod names
+ *       ({@code <name>-<type>-<index>}), at most 63 characters;</li>
+ *   <li>root rules, after the kind's own: with the engine's pod names, the longest of them fits a DNS label; the
+ *       replicas summed over the types are at most {@link ReplicaLimits#MAX_PER_JOB}; {@code spec} is set;
+ *       {@code runPolicy.managedBy} is neither added nor dropped;</li>
+ *   <li>{@code spec} rules, after the kind's own: success rules name only the kind's replica types, with counts from 1
+ *       to the type's replicas.</li>
+ * </ul>
+ * Unset replicas count as each type's default from {@link CrdHints#REPLICA_TYPES}, as the engine counts them.
+ */
+final class TrainingJobRules {
+  private static final String INVALID = "FieldValueInvalid";
+  private static final String SUCCESS_RULES_FIELD = ".runPolicy.successPolicy.rules";
+
+  private final String field;
+  private final Map<String, Integer> defaults;
+  private final boolean enginePodNames;
+
+  private TrainingJobRules(String field, Map<String, Integer> defaults, boolean enginePodNames) {
+    this.field = field;
+    this.defaults = defaults;
+    this.enginePodNames = enginePodNames;
+  }
+
+  /** Applies the hints to every version; returns problems (a hint missing its partner, a default that is no number). */
+  static List<String> apply(CustomResourceDefinition crd) {
+    Map<String, String> annotations = crd.getMetadata().getAnnotations();
+    if (annotations == null) return List.of();
+    String field = annotations.remove(CrdHints.REPLICA_SPECS);
+    String types = annotations.remove(CrdHints.REPLICA_TYPES);
+    boolean customPodNames = Boolean.parseBoolean(annotations.remove(CrdHints.CUSTOM_POD_NAMES));
+    if (field == null && types == null) return List.of();
+    String name = crd.getMetadata().getName();
+    if (field == null || types == null) {
+      return List.of(name + ": " + CrdHints.REPLICA_SPECS + " and " + CrdHints.REPLICA_TYPES + " go together");
+    }
+    Map<String, Integer> defaults;
+    try {
+      defaults = parseTypes(types);
+    } catch (IllegalArgumentException e) {
+      return List.of(name + ": " + CrdHints.REPLICA_TYPES + "=" + types + ": " + e.getMessage());
+    }
+    TrainingJobRules rules = new TrainingJobRules(field, defaults, !customPodNames);
+    List<String> problems = new ArrayList<>();
+    for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
+      rules.addColumns(version);
+      JSONSchemaProps root = version.getSchema() == null ? null : version.getSchema().getOpenAPIV3Schema();
+      JSONSchemaProps spec = root == null || root.getProperties() == null ? null : root.getProperties().get("spec");
+      if (spec == null || spec.getProperties() == null || !spec.getProperties().containsKey(field)) {
+        problems.add(name + " " + version.getName() + ": " + CrdHints.REPLICA_SPECS + " names spec." + field
+            + ", which the schema does not have");
+        continue;
+      }
+      root.setXKubernetesValidations(around(root.getXKubernetesValidations(), rules.rootFirst(), rules.rootLast()));
+      spec.setXKubernetesValidations(around(spec.getXKubernetesValidations(), List.of(), rules.specLast()));
+    }
+    return problems;
+  }
+
+  /** {@code Master,Worker:0}: the types in order, each with its default replicas (1 unless given). */
+  static Map<String, Integer> parseTypes(String hint) {
+    Map<String, Integer> defaults = new LinkedHashMap<>();
+    for (String entry : hint.split(",")) {
+      String[] parts = entry.trim().split(":", 2);
+      if (parts[0].isEmpty()) throw new IllegalArgumentException("a replica type is empty");
+      try {
+        defaults.put(parts[0], parts.length == 1 ? 1 : Integer.parseInt(parts[1].trim()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("the default replicas of " + parts[0] + " are not a number");
+      }
+    }
+    return defaults;
+  }
+
+  private void addColumns(CustomResourceDefinitionVersion version) {
+    List<CustomResourceColumnDefinition> columns = new ArrayList<>();
+    columns.add(column("State", ".status.conditions[-1:].type", "string"));
+    columns.add(column("Outcome", ".status.outcome", "string"));
+    columns.add(column("Age", ".metadata.creationTimestamp", "date"));
+    List<CustomResourceColumnDefinition> declared = version.getAdditionalPrinterColumns();
+    if (declared != null) {
+      columns.removeIf(c -> declared.stream().anyMatch(d -> d.getName().equals(c.getName())));
+      columns.addAll(declared);
+    }
+    version.setAdditionalPrinterColumns(columns);
+  }
+
+  private List<ValidationRule> rootFirst() {
+    List<ValidationRule> rules = new ArrayList<>();
+    rules.add(rule(JobRules.NAME_IS_DNS_LABEL, JobRules.NAME_IS_DNS_LABEL_MESSAGE, null, null));
+    if (enginePodNames) rules.add(rule(JobRules.NAME_FITS, JobRules.NAME_FITS_MESSAGE, null, null));
+    return rules;
+  }
+
+  private List<ValidationRule> rootLast() {
+    String specs = "self.spec." + field;
+    String present = "!has(self.spec) || !has(" + specs + ") || ";
+    List<ValidationRule> rules = new ArrayList<>();
+    if (enginePodNames) {
+      String replicasOfT = "(has(" + specs + "[t].replicas) ? " + specs + "[t].replicas : " + defaultOfT() + ")";
+      rules.add(rule(present + specs + ".all(t, size(self.metadata.name) + 1 + size(t) + 1 + size(string("
+              + replicasOfT + " > 1 ? " + replicasOfT + " - 1 : 0)) <= " + ReplicaLimits.MAX_NAME + ")",
+          "metadata.name: too long for its replica names: pod and service names (<name>-<type>-<index>) must be no "
+              + "more than " + ReplicaLimits.MAX_NAME + " characters", ".metadata.name", INVALID));
+    }
+    String sum = defaults.entrySet().stream().map(e -> replicasOf(specs + "." + e.getKey(), e.getValue()))
+        .collect(Collectors.joining(" + "));
+    rules.add(rule(present + sum + " <= " + ReplicaLimits.MAX_PER_JOB,
+        "spec." + field + ": at most " + ReplicaLimits.MAX_PER_JOB + " replicas in all", ".spec." + field, INVALID));
+    rules.add(rule("has(self.spec)", "spec." + field + ": must be set", ".spec", "FieldValueRequired"));
+    rules.add(rule(JobRules.MANAGED_BY_NOT_ADDED, JobRules.MANAGED_BY_IMMUTABLE, JobRules.MANAGED_BY_FIELD, INVALID));
+    rules.add(rule(JobRules.MANAGED_BY_NOT_DROPPED, JobRules.MANAGED_BY_IMMUTABLE, JobRules.MANAGED_BY_FIELD, INVALID));
+    return rules;
+  }
+
+  private List<ValidationRule> specLast() {
+    String specs = "self." + field;
+    return List.of(
+        rule(JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, has(" + specs + ") && t in " + specs + "))",
+            "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
+            SUCCESS_RULES_FIELD, null),
+        rule(JobRules.SUCCESS_RULES + ".all(r, r.succeeded.all(t, r.succeeded[t] >= 1 && (!has(" + specs + ") || !(t in "
+                + specs + ") || r.succeeded[t] <= (has(" + specs + "[t].replicas) ? " + specs + "[t].replicas : "
+                + defaultOfT() + "))))",
+            "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
+            SUCCESS_RULES_FIELD, null));
+  }
+
+  /** CEL: the replicas of one type, its default when unset, 0 without the type. */
+  private static String replicasOf(String type, int byDefault) {
+    if (byDefault == 0) return "(has(" + type + ") && has(" + type + ".replicas) ? " + type + ".replicas : 0)";
+    return "(has(" + type + ") ? (has(" + type + ".replicas) ? " + type + ".replicas : " + byDefault + ") : 0)";
+  }
+
+  /** CEL, for a type {@code t}: its default replicas; the last type's default stands for every type not named. */
+  private String defaultOfT() {
+    List<Map.Entry<String, Integer>> entries = List.copyOf(defaults.entrySet());
+    int fallback = entries.get(entries.size() - 1).getValue();
+    StringBuilder open = new StringBuilder();
+    StringBuilder close = new StringBuilder();
+    for (Map.Entry<String, Integer> e : entries) {
+      if (e.getValue() == fallback) continue;
+      open.append("(t == '").append(e.getKey()).append("' ? ").append(e.getValue()).append(" : ");
+      close.append(')');
+    }
+    return open + String.valueOf(fallback) + close;
+  }
+
+  private static List<ValidationRule> around(List<ValidationRule> own, List<ValidationRule> first,
+      List<ValidationRule> last) {
+    List<ValidationRule> rules = new ArrayList<>(first);
+    if (own != null) rules.addAll(own);
+    rules.addAll(last);
+    return rules;
+  }
+
+  private static ValidationRule rule(String cel, String message, String fieldPath, String reason) {
+    ValidationRule rule = new ValidationRule();
+    rule.setRule(cel);
+    rule.setMessage(message);
+    rule.setFieldPath(fieldPath);
+    rule.setReason(reason);
+    return rule;
+  }
+
+  private static CustomResourceColumnDefinition column(String name, String jsonPath, String type) {
+    CustomResourceColumnDefinition column = new CustomResourceColumnDefinition();
+    column.setName(name);
+    column.setJsonPath(jsonPath);
+    column.setType(type);
+    column.setPriority(0);
+    return column;
+  }
+}
