@@ -150,7 +150,7 @@ final class BenchRun {
       int jobs = o.churnJobs == null ? o.n : o.churnJobs;
       try (Tracker t = new Tracker(client, ns)) {
         sampler.track(t);
-        Churn churn = new Churn(driver, probe, scenarios, o.workers);
+        Churn churn = new Churn(scenarios);
         result.scenarios.add(churn.run(t, Scenarios.names("churn", jobs), o.churnSeconds * 1000L,
             o.churnRuntimeSeconds * 1000L, o.timeoutMillis()));
       }

@@ -13,20 +13,17 @@ import java.util.concurrent.TimeUnit;
  * keeps up: latencies stay flat when it does and grow over the window when it does not.
  */
 final class Churn {
-  private final Driver driver;
-  private final Probe probe;
+  // the same driver, probe and job shape as the other scenarios, which it measures the same way
   private final Scenarios scenarios;
-  private final int workers;
 
-  Churn(Driver driver, Probe probe, Scenarios scenarios, int workers) {
-    this.driver = driver;
-    this.probe = probe;
+  Churn(Scenarios scenarios) {
     this.scenarios = scenarios;
-    this.workers = workers;
   }
 
   ScenarioResult run(Tracker t, List<String> jobs, long windowMillis, long runtimeMillis, long drainMillis) {
-    Probe.Scope s = probe.begin("churn", jobs.size());
+    Probe.Scope s = scenarios.probe().begin("churn", jobs.size());
+    Driver driver = scenarios.driver();
+    int workers = scenarios.podsPerJob() - 1;
     t.clear();
     t.watch("running", v -> v.running);
     t.watch("succeeded", v -> v.succeeded);
@@ -61,7 +58,7 @@ final class Churn {
     s.result.latency("podsDoneToSucceeded", scenarios.doneToSucceeded(s, t, succeeded));
     s.result.latency("createToSucceeded", Scenarios.since(sent, succeeded));
     s.result.figures.put("targetJobsPerSecond", Probe.round(jobs.size() / Time.seconds(windowMillis)));
-    s.result.figures.put("targetPodsPerSecond", Probe.round(jobs.size() * (1 + workers) / Time.seconds(windowMillis)));
+    s.result.figures.put("targetPodsPerSecond", Probe.round(jobs.size() * scenarios.podsPerJob() / Time.seconds(windowMillis)));
     s.result.figures.put("jobRuntimeSeconds", Time.seconds(runtimeMillis));
     if (!sent.isEmpty()) {
       long firstSent = sent.values().stream().mapToLong(Long::longValue).min().orElse(0);

@@ -42,6 +42,14 @@ final class Scenarios {
     return 1 + workers;
   }
 
+  Driver driver() {
+    return driver;
+  }
+
+  Probe probe() {
+    return probe;
+  }
+
   static List<String> names(String prefix, int n) {
     List<String> names = new ArrayList<>();
     for (int i = 0; i < n; i++) {

@@ -18,10 +18,18 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every kind's CRD must be, built-in or plugin: extend it with the generated file's name and add the kind's own
- * checks (its fields, its rules) using {@link #crd()}.
+ * What every kind's CRD must be, built-in or plugin: extend it with the kind's names and add the kind's own checks
+ * (its fields, its rules) using {@link #crd()}.
+ *
+ * <pre>{@code
+ * class JAXJobCrdTest extends CrdContractTest {
+ *   JAXJobCrdTest() { super("kubeflow.org", "JAXJob", "jaxjobs", "v1"); }
+ * }
+ * }</pre>
  *
  * <ul>
+ *   <li>the names: {@code <plural>.<group>}, the kind, its plural and singular (the kind in lower case), namespaced,
+ *       the one version served and stored;</li>
  *   <li>the copy checked in (what users {@code kubectl apply}) equals the one this build generated and finished from
  *       the classes; {@code -Dstint.crds.update=true} refreshes it;</li>
  *   <li>the schema is structural and keeps no unknown fields; every CEL rule iterates only bounded lists and maps;
@@ -34,12 +42,39 @@ import org.junit.jupiter.api.Test;
 public abstract class CrdContractTest {
   private static final String REFRESH = "mvn -B verify -Dstint.crds.update=true";
 
-  /** The generator's file name under {@code META-INF/fabric8/}, such as {@code jaxjobs.kubeflow.org-v1.yml}. */
-  protected abstract String generatedFile();
+  /** The message of the rule that fits the engine's pod names in a DNS label, for a kind's table of limits. */
+  protected static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
+      + "(<name>-<type>-<index>) must be no more than " + ReplicaLimits.MAX_NAME + " characters";
 
-  /** The checked-in copy's file name; the generated one unless the kind serves another version than v1. */
+  private final String group;
+  private final String kind;
+  private final String plural;
+  private final String version;
+
+  /**
+   * @param group the API group, {@code kubeflow.org}
+   * @param kind the kind, {@code JAXJob}
+   * @param plural the plural resource name, {@code jaxjobs}
+   * @param version the one version the CRD serves, {@code v1}
+   */
+  protected CrdContractTest(String group, String kind, String plural, String version) {
+    this.group = group;
+    this.kind = kind;
+    this.plural = plural;
+    this.version = version;
+  }
+
+  /**
+   * The generator's file name under {@code META-INF/fabric8/}: {@code <plural>.<group>-v1.yml}, after the
+   * {@code apiextensions.k8s.io/v1} CRD it holds, whatever version the kind serves.
+   */
+  protected String generatedFile() {
+    return plural + "." + group + "-v1.yml";
+  }
+
+  /** The checked-in copy's file name: {@code <plural>.<group>-<version>.yml}, after the version the kind serves. */
   protected String checkedInFile() {
-    return generatedFile();
+    return plural + "." + group + "-" + version + ".yml";
   }
 
   /**
@@ -57,18 +92,15 @@ public abstract class CrdContractTest {
     return GeneratedCrd.load(generatedFile());
   }
 
-  /**
-   * Asserts the CRD's names and its one version, for a kind's own test of its upstream names: {@code <plural>.<group>},
-   * namespaced, and the version served and stored.
-   */
-  protected void assertNames(String group, String kind, String plural, String singular, String version) {
+  @Test
+  void namesAndVersionAreTheKinds() {
     var spec = crd().crd().getSpec();
     assertThat(crd().crd().getMetadata().getName()).isEqualTo(plural + "." + group);
     assertThat(spec.getGroup()).isEqualTo(group);
     assertThat(spec.getScope()).isEqualTo("Namespaced");
     assertThat(spec.getNames().getKind()).isEqualTo(kind);
     assertThat(spec.getNames().getPlural()).isEqualTo(plural);
-    assertThat(spec.getNames().getSingular()).isEqualTo(singular);
+    assertThat(spec.getNames().getSingular()).isEqualTo(kind.toLowerCase(java.util.Locale.ROOT));
     assertThat(spec.getVersions()).singleElement()
         .satisfies(v -> assertThat(v.getName()).isEqualTo(version))
         .satisfies(v -> assertThat(v.getServed()).isTrue())
@@ -152,6 +184,8 @@ public abstract class CrdContractTest {
     assertThat(GeneratedCrd.messages(crd().node(".spec"))).contains(
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
         "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
+    assertThat(crd().node(".spec." + field + "[*].replicas").getMaximum())
+        .as("replicas of one type, from the SPI's ReplicaSpec").isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
   }
 
   @Test

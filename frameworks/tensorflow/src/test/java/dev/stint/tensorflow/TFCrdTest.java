@@ -4,7 +4,6 @@ import static dev.stint.testkit.LimitCases.name;
 import static dev.stint.testkit.LimitCases.replicas;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.testkit.CrdContractTest;
 import dev.stint.testkit.GeneratedCrd;
 import dev.stint.testkit.LimitCases;
@@ -23,25 +22,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class TFCrdTest extends CrdContractTest {
 
-  @Override
-  protected String generatedFile() {
-    return "tfjobs.kubeflow.org-v1.yml";
+  TFCrdTest() {
+    super("kubeflow.org", "TFJob", "tfjobs", "v1");
   }
 
-
-  static final String NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and service names "
-      + "(<name>-<type>-<index>) must be no more than 63 characters";
   static final String TOO_MANY_IN_ALL = "spec.tfReplicaSpecs: at most 5000 replicas in all";
 
   @Test
-  void namesAndVersionAreUpstreams() {
-    assertNames("kubeflow.org", "TFJob", "tfjobs", "tfjob", "v1");
-    assertThat(crd().crd().getMetadata().getAnnotations()).as("finisher hints are removed").isNullOrEmpty();
-  }
-
-  @Test
-  void statusSubresourceAndNoScale() {
-    assertThat(crd().version().getSubresources().getStatus()).isNotNull();
+  void noScaleSubresource() {
     assertThat(crd().version().getSubresources().getScale()).isNull();
   }
 
@@ -97,11 +85,6 @@ class TFCrdTest extends CrdContractTest {
     for (String type : new TensorFlowFramework("").replicaTypes()) {
       assertThat(rule).contains("'" + type + "'");
     }
-  }
-
-  @Test
-  void replicasPerTypeAreBounded() {
-    assertThat(crd().node(".spec.tfReplicaSpecs[*].replicas").getMaximum()).isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
   }
 
   /**

@@ -8,9 +8,8 @@ import org.junit.jupiter.api.Test;
 /** The JAXJob CRD: Stint's CRD checks, and upstream's scale subresource on the Workers. */
 class JAXJobCrdTest extends CrdContractTest {
 
-  @Override
-  protected String generatedFile() {
-    return "jaxjobs.kubeflow.org-v1.yml";
+  JAXJobCrdTest() {
+    super("kubeflow.org", "JAXJob", "jaxjobs", "v1");
   }
 
   @Test
