@@ -14,8 +14,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * What every kind's CRD must be, built-in or plugin: extend it with the kind's names and add the kind's own checks
@@ -144,6 +148,13 @@ public abstract class CrdContractTest {
   }
 
   @Test
+  void oneReplicaTemplateServesEveryType() {
+    // the replica template: one schema for every replica type (the map's value schema), bounded like every template
+    assertThat(crd().podSpecs()).singleElement()
+        .isSameAs(crd().node(".spec." + replicaSpecsField() + "[*].template.spec"));
+  }
+
+  @Test
   void finisherHintsAreRemovedAndStatusIsASubresource() {
     assertThat(crd().crd().getMetadata().getAnnotations()).as("finisher hints are removed").isNullOrEmpty();
     assertThat(crd().crd().getSpec().getScope()).isEqualTo("Namespaced");
@@ -176,16 +187,53 @@ public abstract class CrdContractTest {
   @Test
   void everyTrainingJobsRules() {
     // what CrdHints.REPLICA_SPECS gives: a kind without them lets a bad name or managedBy change reach the engine
-    String field = crd().node(".spec").getRequired().stream().filter(f -> f.endsWith("ReplicaSpecs")).findFirst()
-        .orElseThrow(() -> new AssertionError("spec requires no <kind>ReplicaSpecs field"));
+    String field = replicaSpecsField();
     assertThat(GeneratedCrd.messages(crd().root())).contains(JobRules.NAME_IS_DNS_LABEL_MESSAGE,
-        "spec." + field + ": at most " + ReplicaLimits.MAX_PER_JOB + " replicas in all", "spec." + field + ": must be set")
+        tooManyInAll(), "spec." + field + ": must be set")
         .filteredOn(JobRules.MANAGED_BY_IMMUTABLE::equals).hasSize(2);
     assertThat(GeneratedCrd.messages(crd().node(".spec"))).contains(
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
         "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
     assertThat(crd().node(".spec." + field + "[*].replicas").getMaximum())
         .as("replicas of one type, from the SPI's ReplicaSpec").isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
+  }
+
+  /** One row of a kind's table of known limits: a job's name and replica counts, and the errors it gets (none: valid). */
+  public record Limit(String title, String name, Map<String, Integer> replicas, List<String> errors) { }
+
+  /**
+   * The kind's table of known limits, each checked by {@link #knownLimitsAreRefusedUpFront()} on a job valid apart
+   * from its name and replica counts ({@link LimitCases#job}): the longest name that fits its pod names and the next
+   * one, the most replicas of a type and in all and one more, unset replicas counted as their default. None unless
+   * the kind lists them.
+   */
+  protected List<Limit> limits() {
+    return List.of();
+  }
+
+  /** The container every replica of a limit row's job gets, named as the kind's rules require ({@code pytorch}). */
+  protected String limitContainer() {
+    return "main";
+  }
+
+  /** Every row of {@link #limits()} gets exactly its errors from the CRD's rules and schema, as the API server would. */
+  @TestFactory
+  Stream<DynamicTest> knownLimitsAreRefusedUpFront() {
+    String apiVersion = group + "/" + version;
+    return limits().stream().map(limit -> DynamicTest.dynamicTest(limit.title(), () -> assertThat(crd().rules()
+            .errors(LimitCases.job(apiVersion, kind, replicaSpecsField(), limitContainer(), limit.name(),
+                limit.replicas())))
+        .containsExactlyInAnyOrderElementsOf(limit.errors())));
+  }
+
+  /** The message of the rule that caps the replicas summed over the kind's types, {@code spec.<field>: at most ...}. */
+  protected String tooManyInAll() {
+    return "spec." + replicaSpecsField() + ": at most " + ReplicaLimits.MAX_PER_JOB + " replicas in all";
+  }
+
+  private String replicaSpecsField() {
+    return crd().node(".spec").getRequired().stream().filter(f -> f.endsWith("ReplicaSpecs")).findFirst()
+        .orElseThrow(() -> new AssertionError("spec requires no <kind>ReplicaSpecs field"));
   }
 
   @Test

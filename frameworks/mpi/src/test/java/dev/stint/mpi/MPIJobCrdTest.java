@@ -10,11 +10,7 @@ import dev.stint.testkit.LimitCases;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The generated MPIJob CRD: upstream's names and v2beta1 fields; a structural schema the API server accepts; CEL rules
@@ -28,8 +24,6 @@ class MPIJobCrdTest extends CrdContractTest {
 
   static final String HOST_NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
       + "(<name>-launcher, <name>-worker-<index>) must be no more than 63 characters";
-  static final String TOO_MANY_IN_ALL = "spec.mpiReplicaSpecs: at most 5000 replicas in all";
-
   @Test
   void shortNameIsUpstreams() {
     assertThat(crd().crd().getSpec().getNames().getShortNames()).containsExactly("mpij");
@@ -68,7 +62,7 @@ class MPIJobCrdTest extends CrdContractTest {
         "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
             + "ending with a letter or digit)",
         HOST_NAME_TOO_LONG,
-        TOO_MANY_IN_ALL,
+        tooManyInAll(),
         "spec.mpiReplicaSpecs: must be set",
         "spec.runPolicy.managedBy is immutable",
         "spec.runPolicy.managedBy is immutable");
@@ -78,40 +72,35 @@ class MPIJobCrdTest extends CrdContractTest {
    * The launcher is {@code <name>-launcher} (9 characters more), a worker {@code <name>-worker-<index>}
    * ({@code -worker-9} 9, {@code -worker-4998} 12); Worker replicas default to 0, the Launcher's to 1.
    */
-  static Stream<Arguments> limits() {
-    return Stream.of(
-        Arguments.of("launcher only, name of 54 (launcher at 63)", name(54), replicas("Launcher", 1), List.of()),
-        Arguments.of("launcher only, name of 55", name(55), replicas("Launcher", null), List.of(HOST_NAME_TOO_LONG)),
-        Arguments.of("Worker replicas unset are 0: name of 54", name(54),
+  @Override
+  protected List<Limit> limits() {
+    return List.of(
+        new Limit("launcher only, name of 54 (launcher at 63)", name(54), replicas("Launcher", 1), List.of()),
+        new Limit("launcher only, name of 55", name(55), replicas("Launcher", null), List.of(HOST_NAME_TOO_LONG)),
+        new Limit("Worker replicas unset are 0: name of 54", name(54),
             replicas("Launcher", null, "Worker", null), List.of()),
-        Arguments.of("10 workers, name of 54 (worker-9 at 63)", name(54), replicas("Launcher", 1, "Worker", 10),
+        new Limit("10 workers, name of 54 (worker-9 at 63)", name(54), replicas("Launcher", 1, "Worker", 10),
             List.of()),
-        Arguments.of("11 workers, name of 54: worker-10 is 64", name(54), replicas("Launcher", 1, "Worker", 11),
+        new Limit("11 workers, name of 54: worker-10 is 64", name(54), replicas("Launcher", 1, "Worker", 11),
             List.of(HOST_NAME_TOO_LONG)),
-        Arguments.of("4999 workers, name of 51 (worker-4998 at 63)", name(51),
+        new Limit("4999 workers, name of 51 (worker-4998 at 63)", name(51),
             replicas("Launcher", 1, "Worker", 4999), List.of()),
-        Arguments.of("4999 workers, name of 52", name(52), replicas("Launcher", 1, "Worker", 4999),
+        new Limit("4999 workers, name of 52", name(52), replicas("Launcher", 1, "Worker", 4999),
             List.of(HOST_NAME_TOO_LONG)),
-        Arguments.of("launcher + 4999 workers: 5000 in all", "sum", replicas("Launcher", 1, "Worker", 4999),
+        new Limit("launcher + 4999 workers: 5000 in all", "sum", replicas("Launcher", 1, "Worker", 4999),
             List.of()),
-        Arguments.of("launcher + 5000 workers: 5001 in all", "sum", replicas("Launcher", null, "Worker", 5000),
-            List.of(TOO_MANY_IN_ALL)),
-        Arguments.of("5001 workers", "big", replicas("Launcher", 1, "Worker", 5001),
-            List.of("spec.mpiReplicaSpecs.Worker.replicas: should be less than or equal to 5000", TOO_MANY_IN_ALL)),
-        Arguments.of("negative workers", "neg", replicas("Launcher", 1, "Worker", -3),
+        new Limit("launcher + 5000 workers: 5001 in all", "sum", replicas("Launcher", null, "Worker", 5000),
+            List.of(tooManyInAll())),
+        new Limit("5001 workers", "big", replicas("Launcher", 1, "Worker", 5001),
+            List.of("spec.mpiReplicaSpecs.Worker.replicas: should be less than or equal to 5000", tooManyInAll())),
+        new Limit("negative workers", "neg", replicas("Launcher", 1, "Worker", -3),
             List.of("spec.mpiReplicaSpecs.Worker.replicas: should be greater than or equal to 0",
                 "spec.mpiReplicaSpecs.Worker.replicas: must be greater than or equal to 1")));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("limits")
-  void knownLimitsAreRefusedUpFront(String title, String name, Map<String, Integer> replicas, List<String> errors) {
-    assertThat(crd().rules().errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
-  }
-
-  /** An MPIJob that is valid apart from its name and replicas. */
-  static String job(String name, Map<String, Integer> replicas) {
-    return LimitCases.job("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", "mpi", name, replicas);
+  @Override
+  protected String limitContainer() {
+    return "mpi";
   }
 
   @Test

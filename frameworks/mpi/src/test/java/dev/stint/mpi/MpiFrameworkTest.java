@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
-import dev.stint.spi.ReplicaOutcomes.TypeOutcome;
 import dev.stint.spi.SupportingResource;
+import dev.stint.testkit.Outcomes;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** The framework's answers to the engine: identity, defaults, names, gating, supporting objects, validation. */
@@ -23,10 +20,7 @@ class MpiFrameworkTest {
 
   /** Outcomes with {@code workers} desired and the given worker indexes running. */
   static ReplicaOutcomes workersRunning(int workers, Integer... running) {
-    Map<String, TypeOutcome> byType = new LinkedHashMap<>();
-    byType.put(MPIJobSpec.LAUNCHER, new TypeOutcome(1, Set.of(), new TreeSet<>(), new TreeSet<>()));
-    byType.put(MPIJobSpec.WORKER, new TypeOutcome(workers, Set.of(running), new TreeSet<>(), new TreeSet<>()));
-    return new ReplicaOutcomes(byType);
+    return Outcomes.of(o -> o.type(MPIJobSpec.LAUNCHER, 1).active(MPIJobSpec.WORKER, workers, running));
   }
 
   @Test

@@ -8,18 +8,13 @@ import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
-import dev.stint.spi.ReplicaOutcomes.TypeOutcome;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.testkit.Outcomes;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,17 +92,17 @@ class PyTorchFrameworkTest {
     PyTorchJob elastic = TestPyTorchJobs.job("j").workers(3).elastic(e -> { }).build();
     PyTorchJob elasticWithMaster = TestPyTorchJobs.job("j").master(1).workers(3).elastic(e -> { }).build();
     return Stream.of(
-        Arguments.of("Master succeeded, Workers running", withMaster, outcomes(m -> m
+        Arguments.of("Master succeeded, Workers running", withMaster, Outcomes.of(m -> m
             .type("Master", 1, 0).type("Worker", 3)), true),
-        Arguments.of("all Workers succeeded, Master running", withMaster, outcomes(m -> m
+        Arguments.of("all Workers succeeded, Master running", withMaster, Outcomes.of(m -> m
             .type("Master", 1).type("Worker", 3, 0, 1, 2)), false),
-        Arguments.of("Worker-only, 2 of 3 succeeded", workersOnly, outcomes(m -> m.type("Worker", 3, 0, 1)), false),
-        Arguments.of("Worker-only, 3 of 3 succeeded", workersOnly, outcomes(m -> m.type("Worker", 3, 0, 1, 2)), true),
-        Arguments.of("elastic, none succeeded", elastic, outcomes(m -> m.type("Worker", 3)), false),
-        Arguments.of("elastic, 1 of 3 succeeded", elastic, outcomes(m -> m.type("Worker", 3, 2)), true),
-        Arguments.of("elastic with Master, a Worker succeeded", elasticWithMaster, outcomes(m -> m
+        Arguments.of("Worker-only, 2 of 3 succeeded", workersOnly, Outcomes.of(m -> m.type("Worker", 3, 0, 1)), false),
+        Arguments.of("Worker-only, 3 of 3 succeeded", workersOnly, Outcomes.of(m -> m.type("Worker", 3, 0, 1, 2)), true),
+        Arguments.of("elastic, none succeeded", elastic, Outcomes.of(m -> m.type("Worker", 3)), false),
+        Arguments.of("elastic, 1 of 3 succeeded", elastic, Outcomes.of(m -> m.type("Worker", 3, 2)), true),
+        Arguments.of("elastic with Master, a Worker succeeded", elasticWithMaster, Outcomes.of(m -> m
             .type("Master", 1).type("Worker", 3, 0)), false),
-        Arguments.of("elastic with Master, Master succeeded", elasticWithMaster, outcomes(m -> m
+        Arguments.of("elastic with Master, Master succeeded", elasticWithMaster, Outcomes.of(m -> m
             .type("Master", 1, 0).type("Worker", 3)), true));
   }
 
@@ -207,24 +202,6 @@ class PyTorchFrameworkTest {
 
   private static PyTorchJob elastic(java.util.function.Consumer<ElasticPolicy> settings) {
     return TestPyTorchJobs.job("j").workers(2).elastic(settings).build();
-  }
-
-  /** Outcomes built type by type: {@code type(name, replicas, succeeded indexes...)}. */
-  private static ReplicaOutcomes outcomes(UnaryOperator<OutcomesBuilder> types) {
-    return types.apply(new OutcomesBuilder()).build();
-  }
-
-  private static final class OutcomesBuilder {
-    private final Map<String, TypeOutcome> byType = new LinkedHashMap<>();
-
-    OutcomesBuilder type(String type, int replicas, Integer... succeeded) {
-      byType.put(type, new TypeOutcome(replicas, Set.of(), new TreeSet<>(Arrays.asList(succeeded)), new TreeSet<>()));
-      return this;
-    }
-
-    ReplicaOutcomes build() {
-      return new ReplicaOutcomes(byType);
-    }
   }
 
   private List<HasMetadata> resources(PyTorchJob job) {

@@ -10,11 +10,7 @@ import dev.stint.testkit.LimitCases;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The generated TFJob CRD: upstream's names and columns and no scale subresource; a structural schema the API server
@@ -26,17 +22,9 @@ class TFCrdTest extends CrdContractTest {
     super("kubeflow.org", "TFJob", "tfjobs", "v1");
   }
 
-  static final String TOO_MANY_IN_ALL = "spec.tfReplicaSpecs: at most 5000 replicas in all";
-
   @Test
   void noScaleSubresource() {
     assertThat(crd().version().getSubresources().getScale()).isNull();
-  }
-
-  @Test
-  void oneReplicaTemplateServesEveryType() {
-    // the replica template (one schema for every replica type: the map's value schema), bounded like every template
-    assertThat(crd().podSpecs()).singleElement().isSameAs(crd().node(".spec.tfReplicaSpecs[*].template.spec"));
   }
 
   @Test
@@ -61,7 +49,7 @@ class TFCrdTest extends CrdContractTest {
             + "ending with a letter or digit)",
         "metadata.name: must be no more than 63 characters",
         NAME_TOO_LONG,
-        TOO_MANY_IN_ALL,
+        tooManyInAll(),
         "spec.tfReplicaSpecs: must be set",
         "spec.runPolicy.managedBy is immutable",
         "spec.runPolicy.managedBy is immutable");
@@ -91,41 +79,37 @@ class TFCrdTest extends CrdContractTest {
    * The longest child name is {@code <name>-<type>-<last index>}, for every type present: {@code -chief-0} adds 8
    * characters, {@code -evaluator-0} 12, {@code -ps-9} 5, {@code -worker-99} 10. Replicas default to 1.
    */
-  static Stream<Arguments> limits() {
-    return Stream.of(
-        Arguments.of("Chief and PS, name of 55 (chief-0 at 63)", name(55), replicas("Chief", 1, "PS", 1), List.of()),
-        Arguments.of("Chief and PS, name of 56", name(56), replicas("Chief", 1, "PS", 1), List.of(NAME_TOO_LONG)),
-        Arguments.of("Chief and a Worker, name of 55: worker-0 is 64", name(55), replicas("Chief", 1, "Worker", 1),
+  @Override
+  protected List<Limit> limits() {
+    return List.of(
+        new Limit("Chief and PS, name of 55 (chief-0 at 63)", name(55), replicas("Chief", 1, "PS", 1), List.of()),
+        new Limit("Chief and PS, name of 56", name(56), replicas("Chief", 1, "PS", 1), List.of(NAME_TOO_LONG)),
+        new Limit("Chief and a Worker, name of 55: worker-0 is 64", name(55), replicas("Chief", 1, "Worker", 1),
             List.of(NAME_TOO_LONG)),
-        Arguments.of("Evaluator unset replicas, name of 51", name(51), replicas("Evaluator", null, "Worker", 1),
+        new Limit("Evaluator unset replicas, name of 51", name(51), replicas("Evaluator", null, "Worker", 1),
             List.of()),
-        Arguments.of("Evaluator unset replicas, name of 52", name(52), replicas("Evaluator", null, "Worker", 1),
+        new Limit("Evaluator unset replicas, name of 52", name(52), replicas("Evaluator", null, "Worker", 1),
             List.of(NAME_TOO_LONG)),
-        Arguments.of("10 PS, 100 Workers, name of 53", name(53), replicas("PS", 10, "Worker", 100), List.of()),
-        Arguments.of("10 PS, 100 Workers, name of 54: worker-99 is 64", name(54), replicas("PS", 10, "Worker", 100),
+        new Limit("10 PS, 100 Workers, name of 53", name(53), replicas("PS", 10, "Worker", 100), List.of()),
+        new Limit("10 PS, 100 Workers, name of 54: worker-99 is 64", name(54), replicas("PS", 10, "Worker", 100),
             List.of(NAME_TOO_LONG)),
-        Arguments.of("10 PS only, name of 58 (ps-9 at 63)", name(58), replicas("PS", 10), List.of()),
-        Arguments.of("10 PS only, name of 59", name(59), replicas("PS", 10), List.of(NAME_TOO_LONG)),
-        Arguments.of("5000 Workers", "big", replicas("Worker", 5000), List.of()),
-        Arguments.of("5001 Workers", "big", replicas("Worker", 5001),
-            List.of("spec.tfReplicaSpecs.Worker.replicas: should be less than or equal to 5000", TOO_MANY_IN_ALL)),
-        Arguments.of("2500 PS + 2500 Workers: 5000 in all", "sum", replicas("PS", 2500, "Worker", 2500), List.of()),
-        Arguments.of("Chief + 2500 PS + 2500 Workers: 5001 in all", "sum",
-            replicas("Chief", 1, "PS", 2500, "Worker", 2500), List.of(TOO_MANY_IN_ALL)),
-        Arguments.of("Evaluator unset counts as 1 in the sum", "sum", replicas("Evaluator", null, "Worker", 5000),
-            List.of(TOO_MANY_IN_ALL)),
-        Arguments.of("negative PS", "neg", replicas("PS", -1, "Worker", 1),
+        new Limit("10 PS only, name of 58 (ps-9 at 63)", name(58), replicas("PS", 10), List.of()),
+        new Limit("10 PS only, name of 59", name(59), replicas("PS", 10), List.of(NAME_TOO_LONG)),
+        new Limit("5000 Workers", "big", replicas("Worker", 5000), List.of()),
+        new Limit("5001 Workers", "big", replicas("Worker", 5001),
+            List.of("spec.tfReplicaSpecs.Worker.replicas: should be less than or equal to 5000", tooManyInAll())),
+        new Limit("2500 PS + 2500 Workers: 5000 in all", "sum", replicas("PS", 2500, "Worker", 2500), List.of()),
+        new Limit("Chief + 2500 PS + 2500 Workers: 5001 in all", "sum",
+            replicas("Chief", 1, "PS", 2500, "Worker", 2500), List.of(tooManyInAll())),
+        new Limit("Evaluator unset counts as 1 in the sum", "sum", replicas("Evaluator", null, "Worker", 5000),
+            List.of(tooManyInAll())),
+        new Limit("negative PS", "neg", replicas("PS", -1, "Worker", 1),
             List.of("spec.tfReplicaSpecs.PS.replicas: should be greater than or equal to 0")));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("limits")
-  void knownLimitsAreRefusedUpFront(String title, String name, Map<String, Integer> replicas, List<String> errors) {
-    assertThat(crd().rules().errors(job(name, replicas))).containsExactlyInAnyOrderElementsOf(errors);
+  @Override
+  protected String limitContainer() {
+    return "tensorflow";
   }
 
-  /** A TFJob that is valid apart from its name and replicas. */
-  static String job(String name, Map<String, Integer> replicas) {
-    return LimitCases.job("kubeflow.org/v1", "TFJob", "tfReplicaSpecs", "tensorflow", name, replicas);
-  }
 }

@@ -7,17 +7,11 @@ import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
-import dev.stint.spi.ReplicaOutcomes.TypeOutcome;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.testkit.Outcomes;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,24 +71,24 @@ class TensorFlowFrameworkTest {
     TFJob allWorkers = TestTFJobs.job("j").workers(3).ps(1).successPolicy("AllWorkers").build();
     TFJob psOnly = TestTFJobs.job("j").ps(2).build();
     return Stream.of(
-        Arguments.of("Chief succeeded, Workers running", withChief, outcomes(m -> m
+        Arguments.of("Chief succeeded, Workers running", withChief, Outcomes.of(m -> m
             .type("Chief", 1, 0).type("PS", 1).type("Worker", 3)), true),
-        Arguments.of("all Workers succeeded, Chief running", withChief, outcomes(m -> m
+        Arguments.of("all Workers succeeded, Chief running", withChief, Outcomes.of(m -> m
             .type("Chief", 1).type("PS", 1).type("Worker", 3, 0, 1, 2)), false),
-        Arguments.of("Master succeeded", withMaster, outcomes(m -> m.type("Master", 1, 0).type("Worker", 3)), true),
-        Arguments.of("Worker 0 succeeded, Master running", withMaster, outcomes(m -> m
+        Arguments.of("Master succeeded", withMaster, Outcomes.of(m -> m.type("Master", 1, 0).type("Worker", 3)), true),
+        Arguments.of("Worker 0 succeeded, Master running", withMaster, Outcomes.of(m -> m
             .type("Master", 1).type("Worker", 3, 0)), false),
-        Arguments.of("no Chief, Worker 0 succeeded", workers, outcomes(m -> m.type("PS", 1).type("Worker", 3, 0)),
+        Arguments.of("no Chief, Worker 0 succeeded", workers, Outcomes.of(m -> m.type("PS", 1).type("Worker", 3, 0)),
             true),
-        Arguments.of("no Chief, Workers 1 and 2 succeeded", workers, outcomes(m -> m
+        Arguments.of("no Chief, Workers 1 and 2 succeeded", workers, Outcomes.of(m -> m
             .type("PS", 1).type("Worker", 3, 1, 2)), false),
-        Arguments.of("no Chief, every Worker succeeded", workers, outcomes(m -> m
+        Arguments.of("no Chief, every Worker succeeded", workers, Outcomes.of(m -> m
             .type("PS", 1).type("Worker", 3, 0, 1, 2)), true),
-        Arguments.of("AllWorkers, Worker 0 succeeded", allWorkers, outcomes(m -> m
+        Arguments.of("AllWorkers, Worker 0 succeeded", allWorkers, Outcomes.of(m -> m
             .type("PS", 1).type("Worker", 3, 0)), false),
-        Arguments.of("AllWorkers, every Worker succeeded", allWorkers, outcomes(m -> m
+        Arguments.of("AllWorkers, every Worker succeeded", allWorkers, Outcomes.of(m -> m
             .type("PS", 1).type("Worker", 3, 0, 1, 2)), true),
-        Arguments.of("only parameter servers, all succeeded", psOnly, outcomes(m -> m.type("PS", 2, 0, 1)), false));
+        Arguments.of("only parameter servers, all succeeded", psOnly, Outcomes.of(m -> m.type("PS", 2, 0, 1)), false));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -147,23 +141,5 @@ class TensorFlowFrameworkTest {
     assertThat(messages.running()).isEqualTo("TFJob ns/test-tfjob is running.");
     assertThat(messages.succeeded()).isEqualTo("TFJob ns/test-tfjob successfully completed.");
     assertThat(messages.failed("PS", 1)).isEqualTo("TFJob ns/test-tfjob has failed because 1 PS replica(s) failed.");
-  }
-
-  /** Outcomes built type by type: {@code type(name, replicas, succeeded indexes...)}. */
-  private static ReplicaOutcomes outcomes(UnaryOperator<OutcomesBuilder> types) {
-    return types.apply(new OutcomesBuilder()).build();
-  }
-
-  private static final class OutcomesBuilder {
-    private final Map<String, TypeOutcome> byType = new LinkedHashMap<>();
-
-    OutcomesBuilder type(String type, int replicas, Integer... succeeded) {
-      byType.put(type, new TypeOutcome(replicas, Set.of(), new TreeSet<>(Arrays.asList(succeeded)), new TreeSet<>()));
-      return this;
-    }
-
-    ReplicaOutcomes build() {
-      return new ReplicaOutcomes(byType);
-    }
   }
 }
