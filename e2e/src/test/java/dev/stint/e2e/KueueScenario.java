@@ -16,19 +16,10 @@ import java.util.Optional;
  * and pods, and ending pods with an exit code (kwok's stage for the annotation {@value #EXIT_CODE}). Shared by the
  * Kueue ITs, for any kind.
  */
-final class KueueScenario {
+record KueueScenario(KubernetesClient client, String ns, LocalKueue kueue) {
   static final String EXIT_CODE = "stint.dev/kwok-exit-code";
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
-  private final KubernetesClient client;
-  private final String ns;
-  private final LocalKueue kueue;
-
-  KueueScenario(KubernetesClient client, String ns, LocalKueue kueue) {
-    this.client = client;
-    this.ns = ns;
-    this.kueue = kueue;
-  }
 
   /** Applies a manifest in the test's namespace. */
   void create(String yaml) {

@@ -11,8 +11,12 @@ import java.util.function.BooleanSupplier;
  * waits for each new pod to be ready before it stops an old one, and a new pod can only become leader once the old
  * leader stops. A readiness that meant "leading" would never be reached, and the update would never finish. No
  * Service routes traffic to the operator's pods, so a ready standby receives nothing it cannot handle.
+ *
+ * @param running false before the operator was started and after it was told to stop
+ * @param informers the informers' side
+ * @param leadership null when leader election is off
  */
-final class Readiness {
+record Readiness(BooleanSupplier running, Informers informers, Leadership leadership) {
   /** One answer of the probe: whether ready, and the state in words (the response body). */
   record State(boolean ready, String description) { }
 
@@ -23,20 +27,6 @@ final class Readiness {
 
     /** The event sources JOSDK reports unhealthy (not running, not watching or not synced), by name. */
     List<String> unhealthy();
-  }
-
-  private final BooleanSupplier running;
-  private final Informers informers;
-  private final Leadership leadership;
-
-  /**
-   * @param running false before the operator was started and after it was told to stop
-   * @param leadership null when leader election is off
-   */
-  Readiness(BooleanSupplier running, Informers informers, Leadership leadership) {
-    this.running = running;
-    this.informers = informers;
-    this.leadership = leadership;
   }
 
   State check() {

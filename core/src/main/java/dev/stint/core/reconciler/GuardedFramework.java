@@ -20,19 +20,13 @@ import java.util.Set;
  * {@link RuntimeException}s and {@link LinkageError}s (a plugin built against another SPI, a class missing from its
  * jar) count as the framework's failure; other errors, such as running out of memory, are not the job's fault and pass
  * through unchanged.
+ *
+ * @param target the framework, or a callback it handed back
+ * @param framework the framework's name, for the failure
+ * @param prefix what comes before the method's name in the failure ({@code successPolicy().} for a callback's)
  */
-final class GuardedFramework implements InvocationHandler {
+record GuardedFramework(Object target, String framework, String prefix) implements InvocationHandler {
   private static final String SPI_PACKAGE = TrainingFramework.class.getPackageName();
-
-  private final Object target;
-  private final String framework;
-  private final String prefix;
-
-  private GuardedFramework(Object target, String framework, String prefix) {
-    this.target = target;
-    this.framework = framework;
-    this.prefix = prefix;
-  }
 
   /**
    * The framework, guarded; {@code framework.name()} is read once, now. The guard implements every SPI interface the
