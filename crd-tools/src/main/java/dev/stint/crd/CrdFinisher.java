@@ -31,16 +31,16 @@ import java.util.stream.Stream;
  *
  * <p>For every {@code *-v1.yml} file it
  * <ol>
- *   <li>bounds the container lists of every pod template with {@code maxItems}, so that CEL rules scanning
- *       containers stay within the API server's cost budget;</li>
- *   <li>declares {@code metadata.name} in the root schema when a root rule reports at it with {@code fieldPath}
- *       (the API server refuses a {@code fieldPath} the schema does not declare);</li>
  *   <li>adds the columns and rules every training job has, for the replica-spec map and types named by
  *       {@link CrdHints#REPLICA_SPECS} and {@link CrdHints#REPLICA_TYPES} ({@link TrainingJobRules});</li>
  *   <li>adds the {@code scale} subresource declared by the annotations {@link CrdHints#SCALE_SPEC_REPLICAS_PATH},
  *       {@link CrdHints#SCALE_STATUS_REPLICAS_PATH} and {@link CrdHints#SCALE_LABEL_SELECTOR_PATH}, and orders the
- *       printer columns as {@link CrdHints#PRINTER_COLUMN_ORDER} says (set these hints on the custom resource class with fabric8's
- *       {@code @Annotations}); the hint annotations are removed;</li>
+ *       printer columns as {@link CrdHints#PRINTER_COLUMN_ORDER} says (set these hints on the custom resource class
+ *       with fabric8's {@code @Annotations}); the hint annotations are removed;</li>
+ *   <li>bounds the container lists of every pod template with {@code maxItems}, so that CEL rules scanning
+ *       containers stay within the API server's cost budget;</li>
+ *   <li>declares {@code metadata.name} in the root schema when a root rule reports at it with {@code fieldPath}
+ *       (the API server refuses a {@code fieldPath} the schema does not declare);</li>
  *   <li>checks that every schema is structural ({@link StructuralSchemaCheck}) and that every CEL rule iterates only
  *       bounded lists and maps, reads {@code oldSelf} only where the API server allows it and reports at a
  *       {@code fieldPath} the schema declares ({@link CelRuleCheck}).</li>

@@ -19,8 +19,7 @@ final class PrinterColumnOrder {
   private PrinterColumnOrder() { }
 
   static void apply(CustomResourceDefinition crd) {
-    var annotations = crd.getMetadata().getAnnotations();
-    String hint = annotations == null ? null : annotations.remove(CrdHints.PRINTER_COLUMN_ORDER);
+    String hint = HintAnnotations.take(crd, CrdHints.PRINTER_COLUMN_ORDER).get(CrdHints.PRINTER_COLUMN_ORDER);
     if (hint == null) return;
     List<String> order = Arrays.stream(hint.split(",")).map(String::trim).toList();
     // names not in the hint rank after all listed ones; the sort is stable, so they keep the generator's order

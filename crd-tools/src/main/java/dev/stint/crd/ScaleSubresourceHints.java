@@ -21,11 +21,11 @@ final class ScaleSubresourceHints {
 
   /** Applies the hints; returns problems (a spec or status path without its partner). */
   static List<String> apply(CustomResourceDefinition crd) {
-    Map<String, String> annotations = crd.getMetadata().getAnnotations();
-    if (annotations == null) return List.of();
-    String specPath = annotations.remove(CrdHints.SCALE_SPEC_REPLICAS_PATH);
-    String statusPath = annotations.remove(CrdHints.SCALE_STATUS_REPLICAS_PATH);
-    String selectorPath = annotations.remove(CrdHints.SCALE_LABEL_SELECTOR_PATH);
+    Map<String, String> hints = HintAnnotations.take(crd, CrdHints.SCALE_SPEC_REPLICAS_PATH,
+        CrdHints.SCALE_STATUS_REPLICAS_PATH, CrdHints.SCALE_LABEL_SELECTOR_PATH);
+    String specPath = hints.get(CrdHints.SCALE_SPEC_REPLICAS_PATH);
+    String statusPath = hints.get(CrdHints.SCALE_STATUS_REPLICAS_PATH);
+    String selectorPath = hints.get(CrdHints.SCALE_LABEL_SELECTOR_PATH);
     List<String> problems = new ArrayList<>();
     if (specPath == null && statusPath == null && selectorPath == null) return problems;
     if (specPath == null || statusPath == null) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -21,7 +22,8 @@ import java.util.stream.Collectors;
  * field had to be spelled out once per kind. The rules and messages are the same as those were, in the same places:
  *
  * <ul>
- *   <li>the engine's printer columns State, Outcome and Age, before any the kind declares;</li>
+ *   <li>the engine's printer columns State, Outcome and Age, first (a column the kind declares under one of these
+ *       names is kept instead, after them);</li>
  *   <li>root rules, before the kind's own: the name is a DNS-1035 label and, with the engine's pod names
  *       ({@code <name>-<type>-<index>}), at most 63 characters;</li>
  *   <li>root rules, after the kind's own: with the engine's pod names, the longest of them fits a DNS label; the
@@ -32,8 +34,10 @@ import java.util.stream.Collectors;
  * </ul>
  * Unset replicas count as each type's default from {@link CrdHints#REPLICA_TYPES}, as the engine counts them.
  */
-final class TrainingJobRules {
+public final class TrainingJobRules {
   private static final String INVALID = "FieldValueInvalid";
+  /** A replica type is a key of the map that CEL reads as a field ({@code self.spec.x.Worker}): an identifier. */
+  private static final Pattern TYPE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final String SUCCESS_RULES_FIELD = ".runPolicy.successPolicy.rules";
 
   private final String field;
@@ -48,15 +52,21 @@ final class TrainingJobRules {
 
   /** Applies the hints to every version; returns problems (a hint missing its partner, a default that is no number). */
   static List<String> apply(CustomResourceDefinition crd) {
-    Map<String, String> annotations = crd.getMetadata().getAnnotations();
-    if (annotations == null) return List.of();
-    String field = annotations.remove(CrdHints.REPLICA_SPECS);
-    String types = annotations.remove(CrdHints.REPLICA_TYPES);
-    boolean customPodNames = Boolean.parseBoolean(annotations.remove(CrdHints.CUSTOM_POD_NAMES));
-    if (field == null && types == null) return List.of();
+    Map<String, String> hints =
+        HintAnnotations.take(crd, CrdHints.REPLICA_SPECS, CrdHints.REPLICA_TYPES, CrdHints.CUSTOM_POD_NAMES);
+    String field = hints.get(CrdHints.REPLICA_SPECS);
+    String types = hints.get(CrdHints.REPLICA_TYPES);
+    String customPodNames = hints.get(CrdHints.CUSTOM_POD_NAMES);
     String name = crd.getMetadata().getName();
+    if (field == null && types == null) {
+      return customPodNames == null ? List.of()
+          : List.of(name + ": " + CrdHints.CUSTOM_POD_NAMES + " means nothing without " + CrdHints.REPLICA_SPECS);
+    }
     if (field == null || types == null) {
       return List.of(name + ": " + CrdHints.REPLICA_SPECS + " and " + CrdHints.REPLICA_TYPES + " go together");
+    }
+    if (customPodNames != null && !customPodNames.equals("true") && !customPodNames.equals("false")) {
+      return List.of(name + ": " + CrdHints.CUSTOM_POD_NAMES + " is true or false, not '" + customPodNames + "'");
     }
     Map<String, Integer> defaults;
     try {
@@ -64,7 +74,7 @@ final class TrainingJobRules {
     } catch (IllegalArgumentException e) {
       return List.of(name + ": " + CrdHints.REPLICA_TYPES + "=" + types + ": " + e.getMessage());
     }
-    TrainingJobRules rules = new TrainingJobRules(field, defaults, !customPodNames);
+    TrainingJobRules rules = new TrainingJobRules(field, defaults, !"true".equals(customPodNames));
     List<String> problems = new ArrayList<>();
     for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
       rules.addColumns(version);
@@ -75,25 +85,53 @@ final class TrainingJobRules {
             + ", which the schema does not have");
         continue;
       }
+      problems.addAll(twice(name, root.getXKubernetesValidations(), rules.rootFirst(), rules.rootLast()));
+      problems.addAll(twice(name, spec.getXKubernetesValidations(), rules.specLast()));
       root.setXKubernetesValidations(around(root.getXKubernetesValidations(), rules.rootFirst(), rules.rootLast()));
       spec.setXKubernetesValidations(around(spec.getXKubernetesValidations(), List.of(), rules.specLast()));
     }
     return problems;
   }
 
-  /** {@code Master,Worker:0}: the types in order, each with its default replicas (1 unless given). */
-  static Map<String, Integer> parseTypes(String hint) {
+  /**
+   * The value of {@link CrdHints#REPLICA_TYPES}, {@code Master,Worker:0}: the types in order, each with its default
+   * replicas (1 unless given).
+   *
+   * @throws IllegalArgumentException when a type is empty, not an identifier or given twice, or a default is not a
+   *     number
+   */
+  public static Map<String, Integer> parseTypes(String hint) {
     Map<String, Integer> defaults = new LinkedHashMap<>();
     for (String entry : hint.split(",")) {
-      String[] parts = entry.trim().split(":", 2);
-      if (parts[0].isEmpty()) throw new IllegalArgumentException("a replica type is empty");
+      String[] parts = entry.split(":", 2);
+      String type = parts[0].trim();
+      if (type.isEmpty()) throw new IllegalArgumentException("a replica type is empty");
+      if (!TYPE.matcher(type).matches()) throw new IllegalArgumentException(type + " is not an identifier");
+      int byDefault;
       try {
-        defaults.put(parts[0], parts.length == 1 ? 1 : Integer.parseInt(parts[1].trim()));
+        byDefault = parts.length == 1 ? 1 : Integer.parseInt(parts[1].trim());
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("the default replicas of " + parts[0] + " are not a number");
+        throw new IllegalArgumentException("the default replicas of " + type + " are not a number");
       }
+      if (defaults.put(type, byDefault) != null) throw new IllegalArgumentException(type + " is given twice");
     }
     return defaults;
+  }
+
+  /** A rule the kind wrote itself that the hints add as well: the kind still carries what the hints now give. */
+  @SafeVarargs
+  private static List<String> twice(String crd, List<ValidationRule> own, List<ValidationRule>... added) {
+    if (own == null) return List.of();
+    List<String> problems = new ArrayList<>();
+    for (List<ValidationRule> rules : added) {
+      for (ValidationRule rule : rules) {
+        if (own.stream().anyMatch(o -> rule.getRule().equals(o.getRule()))) {
+          problems.add(crd + ": the rule '" + rule.getMessage() + "' comes from " + CrdHints.REPLICA_SPECS
+              + "; remove the kind's own @ValidationRule");
+        }
+      }
+    }
+    return problems;
   }
 
   private void addColumns(CustomResourceDefinitionVersion version) {

@@ -127,12 +127,27 @@ class TrainingJobRulesTest {
           + "schema does not have",
       "replica-specs: widgetReplicaSpecs, stint.dev/replica-types: 'Worker:many' | the default replicas of Worker "
           + "are not a number",
-      "replica-specs: widgetReplicaSpecs, stint.dev/replica-types: 'Worker,,Master' | a replica type is empty"})
+      "replica-specs: widgetReplicaSpecs, stint.dev/replica-types: 'Worker,,Master' | a replica type is empty",
+      "replica-specs: widgetReplicaSpecs, stint.dev/replica-types: 'Worker,Wor-ker' | Wor-ker is not an identifier",
+      "replica-specs: widgetReplicaSpecs, stint.dev/replica-types: 'Worker, Worker:0' | Worker is given twice",
+      "custom-pod-names: 'true'                   | custom-pod-names means nothing without",
+      "replica-specs: widgetReplicaSpecs, stint.dev/replica-types: Worker, stint.dev/custom-pod-names: 'yes' | is "
+          + "true or false, not 'yes'"})
   void aHintThatCannotBeAppliedIsAProblem(String hints, String problem) {
     CustomResourceDefinition crd = job("stint.dev/" + hints);
 
     assertThat(TrainingJobRules.apply(crd)).singleElement().asString().contains(problem);
     assertThat(crd.getMetadata().getAnnotations()).as("the hints are removed all the same").isEmpty();
+  }
+
+  @Test
+  void aRuleTheKindStillWritesItselfIsAProblem() {
+    CustomResourceDefinition crd = TestCrds.crd("annotations: {stint.dev/replica-specs: widgetReplicaSpecs, "
+        + "stint.dev/replica-types: Worker}", JOB.replace("{rule: \"true\", message: \"root: own\"}",
+            "{rule: \"has(self.spec)\", message: \"spec.widgetReplicaSpecs: must be set\"}"));
+
+    assertThat(TrainingJobRules.apply(crd)).singleElement().asString()
+        .contains("'spec.widgetReplicaSpecs: must be set' comes from stint.dev/replica-specs");
   }
 
   @Test
@@ -148,7 +163,7 @@ class TrainingJobRulesTest {
 
   @Test
   void typesKeepTheirOrderAndDefaults() {
-    assertThat(TrainingJobRules.parseTypes("Launcher, Worker:0")).containsExactly(
+    assertThat(TrainingJobRules.parseTypes("Launcher, Worker :0")).containsExactly(
         Map.entry("Launcher", 1), Map.entry("Worker", 0));
     assertThatThrownBy(() -> TrainingJobRules.parseTypes(":2")).hasMessageContaining("empty");
   }

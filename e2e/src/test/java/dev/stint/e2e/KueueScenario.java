@@ -20,7 +20,6 @@ record KueueScenario(KubernetesClient client, String ns, LocalKueue kueue) {
   static final String EXIT_CODE = "stint.dev/kwok-exit-code";
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
-
   /** Applies a manifest in the test's namespace. */
   void create(String yaml) {
     Kubectl.runWithInput(yaml, "apply", "-n", ns, "-f", "-").assertOk();

@@ -191,6 +191,9 @@ public abstract class CrdContractTest {
     assertThat(GeneratedCrd.messages(crd().root())).contains(JobRules.NAME_IS_DNS_LABEL_MESSAGE,
         tooManyInAll(), "spec." + field + ": must be set")
         .filteredOn(JobRules.MANAGED_BY_IMMUTABLE::equals).hasSize(2);
+    // the hints' rule for the engine's pod names, or the kind's own when it names its pods itself
+    assertThat(GeneratedCrd.messages(crd().root())).as("a rule that fits the pod names in a DNS label")
+        .anyMatch(m -> m.startsWith("metadata.name: too long"));
     assertThat(GeneratedCrd.messages(crd().node(".spec"))).contains(
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
         "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");

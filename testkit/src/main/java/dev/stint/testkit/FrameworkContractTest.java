@@ -15,12 +15,15 @@ import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
 import dev.stint.core.decision.Observed;
 import dev.stint.core.registry.MovedMethods;
+import dev.stint.crd.TrainingJobRules;
 import dev.stint.spi.KubeflowLabels;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
+import dev.stint.spi.api.CrdHints;
 import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -29,10 +32,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -118,6 +124,20 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
     assertThat(f.defaults()).isNotNull();
     assertThat(f.replicaTypes()).allSatisfy(type ->
         assertThat(f.defaultRestartPolicy(type)).isIn("Always", "OnFailure", "Never", "ExitCode"));
+  }
+
+  @Test
+  void crdCountsReplicasAsTheFrameworkDoes() {
+    // the CRD's rules count unset replicas as CrdHints.REPLICA_TYPES says, the engine as defaultReplicas does
+    EngineFramework<J> f = EngineFramework.of(framework());
+    Annotations hints = f.jobType().getAnnotation(Annotations.class);
+    String prefix = CrdHints.REPLICA_TYPES + "=";
+    String types = hints == null ? null : Arrays.stream(hints.value()).filter(h -> h.startsWith(prefix))
+        .map(h -> h.substring(prefix.length())).findFirst().orElse(null);
+    Assumptions.assumeTrue(types != null, "the kind writes its CRD rules itself, without CrdHints.REPLICA_TYPES");
+    Map<String, Integer> defaults = new LinkedHashMap<>();
+    f.replicaTypes().forEach(type -> defaults.put(type, f.defaultReplicas(type)));
+    assertThat(TrainingJobRules.parseTypes(types)).as(CrdHints.REPLICA_TYPES).containsExactlyEntriesOf(defaults);
   }
 
   @Test

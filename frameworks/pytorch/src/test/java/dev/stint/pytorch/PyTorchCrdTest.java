@@ -7,10 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.testkit.CrdContractTest;
 import dev.stint.testkit.GeneratedCrd;
-import dev.stint.testkit.LimitCases;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -205,7 +205,7 @@ class PyTorchFrameworkTest {
   }
 
   private List<HasMetadata> resources(PyTorchJob job) {
-    return framework.supportingResources(job, new dev.stint.spi.ReplicaOutcomes(java.util.Map.of())).stream()
+    return framework.supportingResources(job, new ReplicaOutcomes(Map.of())).stream()
         .map(dev.stint.spi.SupportingResource::resource).toList();
   }
 }

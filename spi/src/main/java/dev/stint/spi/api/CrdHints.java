@@ -24,7 +24,8 @@ public final class CrdHints {
    *   <li>{@code spec} rules: the success rules of {@code runPolicy.successPolicy} name only these types, with counts
    *       from 1 to the type's replicas.</li>
    * </ul>
-   * The kind's own {@code @ValidationRule}s stay; the root ones come after the name rules, the others after them.
+   * The kind's own {@code @ValidationRule}s stay: its root rules between the name rules and the rest, its {@code spec}
+   * rules before the success rules.
    * The rules over the map itself (containers, images, the container's name) are the kind's, with {@link JobRules}.
    */
   public static final String REPLICA_SPECS = "stint.dev/replica-specs";

@@ -1,10 +1,11 @@
 package dev.stint.spi.api;
 
 /**
- * CEL rules every kind's CRD carries, written once for the {@code @ValidationRule} annotations of a custom resource
- * class (root rules) and of its replica-spec map (rules over {@code self}, the map). They say what Kubeflow's webhooks
- * checked; messages name the field. A kind prefixes the map's messages with its field,
- * {@code "spec.jaxReplicaSpecs" + JobRules.NEEDS_CONTAINERS}.
+ * CEL rules every kind's CRD carries, written once. They say what Kubeflow's webhooks checked; messages name the
+ * field. The root and {@code spec} rules (the name, {@code managedBy}, the success rules) are what the CRD finisher
+ * adds for {@link CrdHints#REPLICA_SPECS}; a kind that gives that hint does not write them again. The rules over the
+ * replica-spec map ({@code self} is the map) are for the kind's own {@code @ValidationRule} annotations on that field,
+ * the messages prefixed with its field: {@code "spec.jaxReplicaSpecs" + JobRules.NEEDS_CONTAINERS}.
  */
 public final class JobRules {
   /** Root: the name is a DNS-1035 label, since pod and service names are made from it. */
