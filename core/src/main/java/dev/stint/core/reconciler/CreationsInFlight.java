@@ -3,10 +3,10 @@ package dev.stint.core.reconciler;
 import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Observed;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +21,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * create them again: the API server answers 409 and the engine reads the pod back to check its owner, two wasted
  * requests. Measured in a burst of 100 jobs, that was about one per job (docs/benchmarks.md). A child created is
  * remembered by kind and name until the cache shows an object of that name, and its creation is not sent again in
- * the meantime. An entry lapses after {@link #EXPIRY}: a child created and removed again before the cache ever showed
- * it is then created anew (the reconciler comes back after {@link #EXPIRY} when it held a creation back), and a
- * lapsed entry costs no more than what this saves, a 409 and a read.
+ * the meantime. A child that leaves the cache ends its entry too ({@link #removed}): created and deleted again before
+ * a pass saw it, it is created anew at once. An entry lapses after {@link #EXPIRY}, in case the cache never shows the
+ * child at all (the reconciler comes back after {@link #EXPIRY} when it held a creation back); a lapsed entry costs
+ * no more than what this saves, a 409 and a read.
  */
 final class CreationsInFlight {
   /** Far above the time a cache takes to show a created child on a loaded API server (a second or two). */
@@ -49,18 +50,16 @@ final class CreationsInFlight {
     observed.pods().forEach(p -> shown.add(key("Pod", p)));
     observed.services().forEach(s -> shown.add(key("Service", s)));
     Instant lapsed = clock.instant().minus(EXPIRY);
-    Map<String, Instant> pending = new HashMap<>();
-    sent.forEach((child, at) -> {
-      if (!shown.contains(child) && at.isAfter(lapsed)) {
-        pending.put(child, at);
-      }
-    });
-    if (pending.isEmpty()) {
-      byJob.remove(jobUid);
+    // in place, not a copy: the informer's store may end an entry at the same time (removed)
+    sent.entrySet().removeIf(e -> shown.contains(e.getKey()) || !e.getValue().isAfter(lapsed));
+    if (sent.isEmpty()) {
+      byJob.remove(jobUid, sent);
       return actions;
     }
-    byJob.put(jobUid, new ConcurrentHashMap<>(pending));
-    return actions.stream().filter(a -> !pending.containsKey(key(a))).toList();
+    return actions.stream().filter(a -> {
+      String child = key(a);
+      return child == null || !sent.containsKey(child);
+    }).toList();
   }
 
   /** Remembers the creations of pods and services among {@code applied}, which went through. */
@@ -72,6 +71,23 @@ final class CreationsInFlight {
         byJob.computeIfAbsent(jobUid, k -> new ConcurrentHashMap<>()).put(child, now);
       }
     }
+  }
+
+  /**
+   * A child left the cache (deleted, or gone when the informer listed again): a creation of that name in flight for
+   * its job is over, whether or not a pass saw the child. Called from the informer's store, by any thread.
+   */
+  void removed(HasMetadata child) {
+    String job = child.getMetadata().getOwnerReferences().stream()
+        .filter(o -> Boolean.TRUE.equals(o.getController())).map(OwnerReference::getUid).findFirst().orElse(null);
+    if (job == null) {
+      return;
+    }
+    String key = key(HasMetadata.getKind(child.getClass()), child);
+    byJob.computeIfPresent(job, (uid, sent) -> {
+      sent.remove(key);
+      return sent.isEmpty() ? null : sent;
+    });
   }
 
   void forget(String jobUid) {

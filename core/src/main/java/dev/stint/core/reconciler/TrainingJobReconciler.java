@@ -133,7 +133,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         // each kind caches only its own children
         .withLabelSelector(JobLabels.OPERATOR_NAME + "=" + framework.controllerName())
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
-        .withItemStore(new SlimItemStore<>())
+        // a child leaving the cache ends its creation in flight, also when no pass saw it in between
+        .withItemStore(new SlimItemStore<R>(creations::removed))
         .build();
     return new InformerEventSource<>(config, context);
   }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Observed;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
@@ -81,6 +83,28 @@ class CreationsInFlightTest {
     assertThat(creations.unsent("other", List.of(CREATE_A), Observed.empty())).containsExactly(CREATE_A);
     creations.forget("job");
     assertThat(creations.unsent("job", List.of(CREATE_A), Observed.empty())).containsExactly(CREATE_A);
+  }
+
+  @Test
+  void aChildThatLeavesTheCacheEndsItsEntryEvenIfNoPassSawIt() {
+    creations.sent("job", List.of(CREATE_A, SERVICE_A));
+
+    creations.removed(owned(pod("a"), "other-job"));
+    creations.removed(pod("a")); // no controller: not a child of any job
+    assertThat(creations.unsent("job", List.of(CREATE_A), Observed.empty())).as("another job's pod a").isEmpty();
+
+    creations.removed(owned(pod("a"), "job"));
+    assertThat(creations.unsent("job", List.of(CREATE_A, SERVICE_A), Observed.empty()))
+        .as("the pod was created and deleted before a pass saw it: created again now, not after the expiry")
+        .containsExactly(CREATE_A);
+    creations.removed(owned(service("a"), "job"));
+    assertThat(creations.size()).isZero();
+  }
+
+  private static <T extends HasMetadata> T owned(T child, String jobUid) {
+    child.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder()
+        .withUid(jobUid).withController(true).withKind("PyTorchJob").withName("job").build()));
+    return child;
   }
 
   @Test
