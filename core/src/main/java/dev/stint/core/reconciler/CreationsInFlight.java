@@ -68,7 +68,12 @@ final class CreationsInFlight {
     for (Action a : applied) {
       String child = key(a);
       if (child != null) {
-        byJob.computeIfAbsent(jobUid, k -> new ConcurrentHashMap<>()).put(child, now);
+        // atomic with removed(), which drops a job's map once it is empty
+        byJob.compute(jobUid, (uid, sent) -> {
+          Map<String, Instant> entries = sent == null ? new ConcurrentHashMap<>() : sent;
+          entries.put(child, now);
+          return entries;
+        });
       }
     }
   }
@@ -78,6 +83,9 @@ final class CreationsInFlight {
    * its job is over, whether or not a pass saw the child. Called from the informer's store, by any thread.
    */
   void removed(HasMetadata child) {
+    if (child.getMetadata().getOwnerReferences() == null) {
+      return;
+    }
     String job = child.getMetadata().getOwnerReferences().stream()
         .filter(o -> Boolean.TRUE.equals(o.getController())).map(OwnerReference::getUid).findFirst().orElse(null);
     if (job == null) {
