@@ -23,7 +23,7 @@ final class Churn {
   ScenarioResult run(Tracker t, List<String> jobs, long windowMillis, long runtimeMillis, long drainMillis) {
     Probe.Scope s = scenarios.probe().begin("churn", jobs.size());
     Driver driver = scenarios.driver();
-    int workers = scenarios.podsPerJob() - 1;
+    int workers = scenarios.workers();
     t.clear();
     t.watch("running", v -> v.running);
     t.watch("succeeded", v -> v.succeeded);

@@ -42,6 +42,10 @@ final class Scenarios {
     return 1 + workers;
   }
 
+  int workers() {
+    return workers;
+  }
+
   Driver driver() {
     return driver;
   }

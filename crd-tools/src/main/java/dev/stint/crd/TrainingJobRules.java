@@ -50,7 +50,7 @@ public final class TrainingJobRules {
     this.enginePodNames = enginePodNames;
   }
 
-  /** Applies the hints to every version; returns problems (a hint missing its partner, a default that is no number). */
+  /** Applies the hints to every version, and takes them off the CRD; returns the problems of hints not applied. */
   static List<String> apply(CustomResourceDefinition crd) {
     Map<String, String> hints =
         HintAnnotations.take(crd, CrdHints.REPLICA_SPECS, CrdHints.REPLICA_TYPES, CrdHints.CUSTOM_POD_NAMES);
@@ -75,6 +75,9 @@ public final class TrainingJobRules {
       return List.of(name + ": " + CrdHints.REPLICA_TYPES + "=" + types + ": " + e.getMessage());
     }
     TrainingJobRules rules = new TrainingJobRules(field, defaults, !"true".equals(customPodNames));
+    List<ValidationRule> rootFirst = rules.rootFirst();
+    List<ValidationRule> rootLast = rules.rootLast();
+    List<ValidationRule> specLast = rules.specLast();
     List<String> problems = new ArrayList<>();
     for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
       rules.addColumns(version);
@@ -85,10 +88,10 @@ public final class TrainingJobRules {
             + ", which the schema does not have");
         continue;
       }
-      problems.addAll(twice(name, root.getXKubernetesValidations(), rules.rootFirst(), rules.rootLast()));
-      problems.addAll(twice(name, spec.getXKubernetesValidations(), rules.specLast()));
-      root.setXKubernetesValidations(around(root.getXKubernetesValidations(), rules.rootFirst(), rules.rootLast()));
-      spec.setXKubernetesValidations(around(spec.getXKubernetesValidations(), List.of(), rules.specLast()));
+      problems.addAll(twice(name, root.getXKubernetesValidations(), rootFirst, rootLast));
+      problems.addAll(twice(name, spec.getXKubernetesValidations(), specLast));
+      root.setXKubernetesValidations(around(root.getXKubernetesValidations(), rootFirst, rootLast));
+      spec.setXKubernetesValidations(around(spec.getXKubernetesValidations(), List.of(), specLast));
     }
     return problems;
   }

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.assertj.core.groups.Tuple;
@@ -104,7 +105,7 @@ public abstract class CrdContractTest {
     assertThat(spec.getScope()).isEqualTo("Namespaced");
     assertThat(spec.getNames().getKind()).isEqualTo(kind);
     assertThat(spec.getNames().getPlural()).isEqualTo(plural);
-    assertThat(spec.getNames().getSingular()).isEqualTo(kind.toLowerCase(java.util.Locale.ROOT));
+    assertThat(spec.getNames().getSingular()).isEqualTo(kind.toLowerCase(Locale.ROOT));
     assertThat(spec.getVersions()).singleElement()
         .satisfies(v -> assertThat(v.getName()).isEqualTo(version))
         .satisfies(v -> assertThat(v.getServed()).isTrue())

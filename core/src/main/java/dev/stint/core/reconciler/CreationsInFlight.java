@@ -4,6 +4,7 @@ import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Observed;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.utils.KubernetesResourceUtil;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,16 +84,14 @@ final class CreationsInFlight {
    * its job is over, whether or not a pass saw the child. Called from the informer's store, by any thread.
    */
   void removed(HasMetadata child) {
-    if (child.getMetadata().getOwnerReferences() == null) {
-      return;
-    }
-    String job = child.getMetadata().getOwnerReferences().stream()
-        .filter(o -> Boolean.TRUE.equals(o.getController())).map(OwnerReference::getUid).findFirst().orElse(null);
+    // the library's lookup walks the list unguarded
+    OwnerReference job = child.getMetadata().getOwnerReferences() == null ? null
+        : KubernetesResourceUtil.getControllerUid(child);
     if (job == null) {
       return;
     }
     String key = key(HasMetadata.getKind(child.getClass()), child);
-    byJob.computeIfPresent(job, (uid, sent) -> {
+    byJob.computeIfPresent(job.getUid(), (uid, sent) -> {
       sent.remove(key);
       return sent.isEmpty() ? null : sent;
     });
