@@ -23,7 +23,6 @@ final class Churn {
   ScenarioResult run(Tracker t, List<String> jobs, long windowMillis, long runtimeMillis, long drainMillis) {
     Probe.Scope s = scenarios.probe().begin("churn", jobs.size());
     Driver driver = scenarios.driver();
-    int workers = scenarios.workers();
     t.clear();
     t.watch("running", v -> v.running);
     t.watch("succeeded", v -> v.succeeded);
@@ -36,7 +35,7 @@ final class Churn {
         String job = jobs.get(i);
         pacer.schedule(() -> driver.submit(() -> {
           sent.put(job, Time.now());
-          driver.createJob(Manifests.pytorchJob(t.namespace(), job, workers, annotations));
+          scenarios.createJob(t.namespace(), job, annotations);
         }), Math.round(i * periodMillis), TimeUnit.MILLISECONDS);
       }
       pacer.shutdown();

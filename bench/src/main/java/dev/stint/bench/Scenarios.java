@@ -42,8 +42,9 @@ final class Scenarios {
     return 1 + workers;
   }
 
-  int workers() {
-    return workers;
+  /** Creates one job of the measured shape (a Master and the configured Workers), with these annotations. */
+  void createJob(String namespace, String name, Map<String, String> annotations) {
+    driver.createJob(Manifests.pytorchJob(namespace, name, workers, annotations));
   }
 
   Driver driver() {
@@ -104,7 +105,7 @@ final class Scenarios {
     Map<String, Long> sent = new ConcurrentHashMap<>();
     driver.runAll(jobs.stream().<Runnable>map(job -> () -> {
       sent.put(job, Time.now());
-      driver.createJob(Manifests.pytorchJob(t.namespace(), job, workers, Map.of()));
+      createJob(t.namespace(), job, Map.of());
     }).toList());
     return podsThenRunning(s, t, sent, jobs, milestones);
   }
