@@ -68,7 +68,9 @@ final class BenchRun {
           warmUp(client, driver, operator, operatorStart);
           withOperator(client, driver, probe, scenarios, sampler, operator);
           if (!operator.alive()) {
-            result.notes.add("the operator process died during the run; see " + log);
+            String death = operator.death();
+            result.notes.add(death);
+            System.err.println("bench: " + death);
           }
         }
         result.series = sampler.series();
@@ -105,6 +107,7 @@ final class BenchRun {
     String ns = namespace(client, "bench-warmup");
     long start = Time.now();
     try (Tracker t = new Tracker(client, ns)) {
+      t.abortWhenDead(operator::alive);
       t.watch("reconciled", v -> v.reconciled);
       t.watch("running", v -> v.running);
       driver.createJob(Manifests.pytorchJob(ns, "warmup", o.workers, Map.of()));
@@ -131,6 +134,7 @@ final class BenchRun {
       String ns = namespace(client, "bench-jobs");
       List<String> jobs = Scenarios.names("job", o.n);
       try (Tracker t = new Tracker(client, ns)) {
+        t.abortWhenDead(operator::alive);
         sampler.track(t);
         result.scenarios.add(scenarios.burst(t, jobs));
         if (o.scenarios.contains("preempt") && operator.alive()) {
@@ -149,6 +153,7 @@ final class BenchRun {
       String ns = namespace(client, "bench-churn");
       int jobs = o.churnJobs == null ? o.n : o.churnJobs;
       try (Tracker t = new Tracker(client, ns)) {
+        t.abortWhenDead(operator::alive);
         sampler.track(t);
         Churn churn = new Churn(scenarios);
         result.scenarios.add(churn.run(t, Scenarios.names("churn", jobs), o.churnSeconds * 1000L,

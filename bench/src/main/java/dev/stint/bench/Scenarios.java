@@ -248,8 +248,10 @@ final class Scenarios {
   void await(Probe.Scope s, Tracker t, String milestone, List<String> jobs) {
     if (!t.await(milestone, jobs, timeoutMillis)) {
       List<String> missing = jobs.stream().filter(j -> !t.reached(milestone).containsKey(j)).toList();
-      s.result.notes.add(String.format("timed out after %d s: %d of %d jobs never reached %s; %s",
-          timeoutMillis / 1000, missing.size(), jobs.size(), milestone, stuck(t, missing)));
+      String ended = t.operatorGone() ? "ended early, the operator died" : "timed out after " + timeoutMillis / 1000
+          + " s";
+      s.result.notes.add(String.format("%s: %d of %d jobs never reached %s; %s", ended, missing.size(),
+          jobs.size(), milestone, stuck(t, missing)));
     }
   }
 

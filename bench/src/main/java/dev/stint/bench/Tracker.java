@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -25,6 +26,7 @@ final class Tracker implements AutoCloseable {
   private final Map<String, Map<String, Long>> reached = new ConcurrentHashMap<>();
   private final SharedIndexInformer<GenericKubernetesResource> jobInformer;
   private final SharedIndexInformer<Pod> podInformer;
+  private volatile BooleanSupplier operatorAlive = () -> true;
 
   Tracker(KubernetesClient client, String namespace) {
     this.namespace = namespace;
@@ -50,17 +52,35 @@ final class Tracker implements AutoCloseable {
     return reached.getOrDefault(milestone, Map.of());
   }
 
-  /** Waits, reading only the local state, until every named job reached the milestone or the timeout passed. */
+  /**
+   * Makes {@link #await} give up as soon as the operator under test is gone: a dead operator moves no job, and
+   * waiting out every scenario's timeout for it only hid the death (a run at N = 2000 once waited forever).
+   */
+  void abortWhenDead(BooleanSupplier alive) {
+    this.operatorAlive = alive;
+  }
+
+  /** Whether the operator under test is gone ({@link #abortWhenDead}). */
+  boolean operatorGone() {
+    return !operatorAlive.getAsBoolean();
+  }
+
+  /**
+   * Waits, reading only the local state, until every named job reached the milestone, the timeout passed, or the
+   * operator died ({@link #abortWhenDead}).
+   */
   boolean await(String milestone, Collection<String> names, long timeoutMillis) {
     long end = Time.now() + timeoutMillis;
-    while (Time.now() < end) {
+    while (true) {
       Map<String, Long> r = reached(milestone);
       if (names.stream().allMatch(r::containsKey)) {
         return true;
       }
+      if (Time.now() >= end || !operatorAlive.getAsBoolean()) {
+        return false;
+      }
       Time.sleep(100);
     }
-    return false;
   }
 
   /** Forgets the milestones and resets the per-job pod counters, before the next scenario. */

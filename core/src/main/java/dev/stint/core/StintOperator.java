@@ -3,6 +3,7 @@ package dev.stint.core;
 import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
+import dev.stint.core.heap.HeapGuard;
 import dev.stint.core.kube.DeafWatchCheck;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
@@ -116,7 +117,8 @@ public final class StintOperator implements AutoCloseable {
     }
     if (!watchCheck.period().isZero()) {
       Duration period = watchCheck.period();
-      deafWatchCheck = new DeafWatchCheck(watchedCaches(), period, period.dividedBy(2), this::deafWatch);
+      deafWatchCheck = new DeafWatchCheck(watchedCaches(), period, period.dividedBy(2), this::deafWatch)
+          .pausedWhen(watchCheck.heap()::tight); // its lists are the first thing a short heap can do without
       deafWatchCheck.start();
     }
   }
@@ -163,6 +165,7 @@ public final class StintOperator implements AutoCloseable {
     }
     events.close();
     applier.close();
+    watchCheck.heap().close();
     metrics.close();
   }
 
@@ -180,8 +183,9 @@ public final class StintOperator implements AutoCloseable {
     stop();
   }
 
-  /** What {@link #start()} needs for the {@link DeafWatchCheck}. */
-  private record WatchCheckSettings(KubernetesClient client, Duration period, boolean exitWhenDeaf) { }
+  /** What {@link #start()} needs for the {@link DeafWatchCheck}, which waits while {@code heap} is tight. */
+  private record WatchCheckSettings(KubernetesClient client, Duration period, boolean exitWhenDeaf,
+                                    HeapGuard heap) { }
 
   /** Hands the reconciler the cached resource itself: the engine treats it as read-only. */
   private static final class SharedResourceCloner implements Cloner {
@@ -206,6 +210,7 @@ public final class StintOperator implements AutoCloseable {
     private Set<String> namespaces = Set.of();
     private LeaderElectionConfiguration leaderElection;
     private Duration watchCheckPeriod = Duration.ofSeconds(30);
+    private HeapGuard heap;
 
     private Builder(KubernetesClient client, FrameworkRegistry registry) {
       this.client = client;
@@ -250,6 +255,11 @@ public final class StintOperator implements AutoCloseable {
     public Builder watchCheckPeriod(Duration period) { this.watchCheckPeriod = period; return this; }
 
     /**
+     * What tells the engine that the heap is short ({@link HeapGuard}); without this, the guard of this JVM's heap.
+     */
+    public Builder heapGuard(HeapGuard guard) { this.heap = guard; return this; }
+
+    /**
      * Where to record metrics: those the caller created before the client, to count the client's requests too
      * ({@link dev.stint.core.metrics.ApiRequestMetrics#install}). The operator closes them when it stops. Without
      * this, it creates its own.
@@ -286,16 +296,19 @@ public final class StintOperator implements AutoCloseable {
       ActionApplier applier = new ActionApplier(client);
       FlavorCache flavors = kueue.nativeMode() ? new FlavorCache(client) : null;
       WorkloadWriter workloads = kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null;
-      EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry());
+      HeapGuard heapGuard = (heap != null ? heap : HeapGuard.ofThisJvm()).withMetrics(metrics.registry());
+      EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry())
+          .shedChildEventsWhen(heapGuard::tight);
       JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, clock);
       List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
       List<RegisteredController<?>> controllers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {
         reconcilers.add(register(operator, framework, applier, events, lifecycle, controllers, flavors, workloads,
-            role));
+            role, heapGuard));
       }
       return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle,
-          new WatchCheckSettings(client, watchCheckPeriod, stopOnInformerError), List.copyOf(controllers), flavors,
+          new WatchCheckSettings(client, watchCheckPeriod, stopOnInformerError, heapGuard), List.copyOf(controllers),
+          flavors,
           workloads, role, leaderElection != null);
     }
 
@@ -304,14 +317,14 @@ public final class StintOperator implements AutoCloseable {
                                                      JobLifecycleMetrics lifecycle,
                                                      List<RegisteredController<?>> controllers,
                                                      FlavorCache flavors, WorkloadWriter workloads,
-                                                     ReconcilerRole role) {
+                                                     ReconcilerRole role, HeapGuard heapGuard) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
       KueueLink<J> link = kueue.nativeMode()
           ? new KueueLink<>(framework, kueue, flavors, workloads, events, role) : KueueLink.off(framework);
       role.whenLeading(link::releaseOrphans);
       var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
-          new EngineSettings(gangScheduler, kueue), lifecycle, link);
+          new EngineSettings(gangScheduler, kueue), lifecycle, link, heapGuard);
       controllers.add(operator.register(reconciler, configuration(operator, reconciler, framework, namespaces)));
       LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
           sourceOf(framework));
@@ -332,6 +345,7 @@ public final class StintOperator implements AutoCloseable {
           informer
               // no finalizer, so the cache is where the engine learns that a job is gone, and forgets it
               .withItemStore(new SlimItemStore<J>(job -> reconciler.forget(job.getMetadata().getUid())))
+              .withInformerListLimit(TrainingJobReconciler.LIST_PAGE)
               .withOnUpdateFilter(reconciler::worthReconciling)
               .buildForController(), false, null);
     }

@@ -1,6 +1,7 @@
 package dev.stint.operator;
 
 import dev.stint.operator.OperatorOptions.ApiRateLimit;
+import dev.stint.core.kube.ClientSerialization;
 import dev.stint.core.metrics.ApiRequestMetrics;
 import dev.stint.core.metrics.StintMetrics;
 import io.fabric8.kubernetes.client.Config;
@@ -36,7 +37,8 @@ final class ClientConfig {
   static KubernetesClient client(Config config, ApiRateLimiter limiter, StintMetrics metrics) {
     ApiRequestMetrics counter = metrics == null ? null : new ApiRequestMetrics(metrics.registry());
     // one consumer for both: a second withHttpClientBuilderConsumer would replace the first
-    return new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(http -> {
+    KubernetesClientBuilder builder = ClientSerialization.on(new KubernetesClientBuilder()).withConfig(config);
+    return builder.withHttpClientBuilderConsumer(http -> {
       if (limiter != null) {
         http.addOrReplaceInterceptor(ApiRateLimiter.NAME, limiter);
       }

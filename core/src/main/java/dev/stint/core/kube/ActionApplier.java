@@ -80,6 +80,20 @@ public final class ActionApplier implements AutoCloseable {
     return a instanceof Action.DeleteService || a instanceof Action.DeleteResource || a instanceof Action.DeleteJob;
   }
 
+  /** Whether the actions create a pod or a service. */
+  public static boolean createsChildren(List<Action> actions) {
+    return actions.stream().anyMatch(ActionApplier::childCreation);
+  }
+
+  /** The actions without the creations of pods and services. */
+  public static List<Action> withoutCreations(List<Action> actions) {
+    return actions.stream().filter(a -> !childCreation(a)).toList();
+  }
+
+  private static boolean childCreation(Action a) {
+    return a instanceof Action.CreatePod || a instanceof Action.CreateService;
+  }
+
   /**
    * Applies the actions in order, except that a run of consecutive actions of the same kind on pods or services goes
    * out concurrently; records an event for each child created or deleted.

@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,7 @@ public final class DeafWatchCheck implements AutoCloseable {
   private final Consumer<String> onDeaf;
   private final Map<WatchedCache, Map<String, Versions>> suspected = new IdentityHashMap<>();
   private ScheduledExecutorService scheduler;
+  private volatile BooleanSupplier paused = () -> false;
 
   /**
    * @param onDeaf told, once per check that finds one, of each deaf informer: its name and the objects it missed
@@ -51,6 +53,15 @@ public final class DeafWatchCheck implements AutoCloseable {
     this.period = period;
     this.confirmDelay = confirmDelay;
     this.onDeaf = onDeaf;
+  }
+
+  /**
+   * Skips the checks while {@code paused} holds (the heap is short: each check lists every object's metadata), and
+   * forgets what it suspected, so that a check after the pause starts afresh.
+   */
+  public DeafWatchCheck pausedWhen(BooleanSupplier paused) {
+    this.paused = paused;
+    return this;
   }
 
   /** An object's resource version on the API server and in the cache; null where it is absent. */
@@ -85,6 +96,10 @@ public final class DeafWatchCheck implements AutoCloseable {
    * when a difference waits to be confirmed, else after the period.
    */
   Duration check() {
+    if (paused.getAsBoolean()) {
+      suspected.clear();
+      return period;
+    }
     boolean suspecting = false;
     for (WatchedCache cache : caches) {
       Map<String, Versions> now;

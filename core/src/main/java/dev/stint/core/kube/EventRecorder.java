@@ -4,6 +4,7 @@ import dev.stint.core.decision.JobEvent;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.Counter;
@@ -13,11 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,13 +45,15 @@ import org.slf4j.LoggerFactory;
 public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
   /**
-   * Per-child events queued at most: those of 500 jobs created at once (about eight each); client-go's broadcaster
-   * queues 1000. A queued event holds about a kilobyte of heap: 20 000 of them, when 2000 jobs were suspended after
-   * being created, were a tenth of the operator's live heap (docs/benchmarks.md).
+   * Heap that per-child events may hold while they wait, in bytes: about 20 000 events, those of 2500 jobs created at
+   * once (about eight each). Bounded by bytes, not by count, because a message's length is not bounded: a queue of
+   * counted events held 20 000 of about a kilobyte each when 2000 jobs were suspended after being created, a tenth of
+   * the operator's live heap then (docs/benchmarks.md). A waiting event is kept as the few strings it needs, not as an
+   * Event object (a fifth of the heap that was).
    */
-  static final int QUEUE_CAPACITY = 5_000;
-  /** Job-level events queued at most: a few per job and transition, so 2000 jobs' worth. */
-  static final int JOB_QUEUE_CAPACITY = 2_000;
+  static final long QUEUE_BYTES = 4L << 20;
+  /** Heap that the job-level events may hold while they wait: a few per job and transition, 10 000 jobs' worth. */
+  static final long JOB_QUEUE_BYTES = 2L << 20;
   /** Few on purpose: events are the lowest-priority writes, and must not crowd out the reconciles' own requests. */
   static final int SENDERS = 2;
   static final String SENT = "stint.events.sent";
@@ -59,14 +61,23 @@ public final class EventRecorder implements AutoCloseable {
   static final String DROPPED = "stint.events.dropped";
   static final String FILTERED = "stint.events.filtered";
 
-  /** An event waiting for a sender; {@code budgeted}: a per-child event, which the spam filter may drop. */
-  record Queued(Event event, boolean budgeted) { }
+  /**
+   * An event waiting for a sender, as what it takes to build it (the job's strings are the cached job's own);
+   * {@code budgeted}: a per-child event, which the spam filter may drop.
+   */
+  record Queued(String apiVersion, String kind, String namespace, String name, String uid, String type, String reason,
+                String message, Instant at, long sequence, boolean budgeted) {
+    /** Heap it holds of its own: the record and its message; the rest is shared with the cached job. */
+    long bytes() {
+      return 96 + 48 + (message == null ? 0 : message.length()) + (reason == null ? 0 : reason.length());
+    }
+  }
 
   private final LeanWrites lean;
   private final Clock clock;
   private final String component;
-  private final BlockingQueue<Queued> queue;
-  private final BlockingQueue<Queued> jobQueue;
+  private final Backlog<Queued> queue;
+  private final Backlog<Queued> jobQueue;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong sequence = new AtomicLong();
@@ -74,28 +85,41 @@ public final class EventRecorder implements AutoCloseable {
   private final Thread[] senders;
   private final MeterRegistry meters;
   private volatile boolean stopping;
+  private volatile BooleanSupplier shed = () -> false;
 
   /** Sends events as {@code component}, counting them in {@code meters}. */
   public EventRecorder(KubernetesClient client, Clock clock, String component, MeterRegistry meters) {
-    this(client, clock, component, meters, QUEUE_CAPACITY, SENDERS);
+    this(client, clock, component, meters, QUEUE_BYTES, SENDERS);
   }
 
-  /** With a queue capacity and a number of sender threads of its own (tests: 0 senders, to read the queue order). */
-  EventRecorder(KubernetesClient client, Clock clock, String component, MeterRegistry meters, int capacity,
+  /**
+   * With a budget of queued bytes (that of the job events is the same or {@link #JOB_QUEUE_BYTES}, the smaller) and a
+   * number of sender threads of its own (tests: 0 senders, to read the queue order).
+   */
+  EventRecorder(KubernetesClient client, Clock clock, String component, MeterRegistry meters, long queueBytes,
                 int senderThreads) {
     this.lean = new LeanWrites(client);
     this.meters = meters;
     this.clock = clock;
     this.correlator = new EventCorrelator(clock);
     this.component = component;
-    this.queue = new ArrayBlockingQueue<>(capacity);
-    this.jobQueue = new ArrayBlockingQueue<>(Math.min(capacity, JOB_QUEUE_CAPACITY));
+    this.queue = new Backlog<>(queueBytes, Queued::bytes);
+    this.jobQueue = new Backlog<>(Math.min(queueBytes, JOB_QUEUE_BYTES), Queued::bytes);
     this.senders = new Thread[senderThreads];
     for (int i = 0; i < senderThreads; i++) {
       senders[i] = new Thread(this::send, "stint-events-" + (i + 1));
       senders[i].setDaemon(true);
       senders[i].start();
     }
+  }
+
+  /**
+   * Drops the per-child events ({@link #normal}) while {@code shed} holds (the heap is short); they are counted as
+   * dropped. The job's own transitions are always kept.
+   */
+  public EventRecorder shedChildEventsWhen(BooleanSupplier shed) {
+    this.shed = shed;
+    return this;
   }
 
   public void record(HasMetadata job, JobEvent event) {
@@ -111,6 +135,11 @@ public final class EventRecorder implements AutoCloseable {
   /** An event about one of the job's children (a pod or service created or deleted): sent after the job's own. */
   public void normal(HasMetadata job, String reason, String message) {
     LOG.debug("{}: {}", reason, message);
+    if (shed.getAsBoolean()) {
+      count(DROPPED, "Events not sent because the queue was full or the heap short", job.getKind());
+      dropped.incrementAndGet();
+      return;
+    }
     enqueue(queue, true, job, "Normal", reason, message);
   }
 
@@ -150,17 +179,19 @@ public final class EventRecorder implements AutoCloseable {
     }
   }
 
-  private void enqueue(BlockingQueue<Queued> into, boolean budgeted, HasMetadata job, String type, String reason,
+  private void enqueue(Backlog<Queued> into, boolean budgeted, HasMetadata job, String type, String reason,
                        String message) {
-    Event event = event(job, type, reason, message);
+    ObjectMeta meta = job.getMetadata();
+    Queued queued = new Queued(job.getApiVersion(), job.getKind(), meta.getNamespace(), meta.getName(), meta.getUid(),
+        type, reason, message, Instant.now(clock), sequence.incrementAndGet(), budgeted);
     // counted before it is visible to a sender, so awaitSent never sees an empty queue with this event unsent
     inFlight.incrementAndGet();
-    if (!into.offer(new Queued(event, budgeted))) {
+    if (!into.offer(queued)) {
       inFlight.decrementAndGet();
-      count(DROPPED, "Events not sent because the queue was full", job.getKind());
+      count(DROPPED, "Events not sent because the queue was full or the heap short", job.getKind());
       if (dropped.incrementAndGet() % 1000 == 1) {
-        LOG.warn("Event queue full ({} events): dropped {} on {} ({} dropped so far)", into.size(), reason,
-            job.getMetadata().getName(), dropped.get());
+        LOG.warn("Event queue full ({} events, {} KiB): dropped {} on {} ({} dropped so far)", into.size(),
+            into.bytes() / 1024, reason, meta.getName(), dropped.get());
       }
     }
   }
@@ -176,7 +207,7 @@ public final class EventRecorder implements AutoCloseable {
       if (queued == null) {
         continue;
       }
-      Event event = queued.event();
+      Event event = event(queued);
       try {
         if (send(correlator.correlate(event, queued.budgeted()), event)) {
           count(SENT, "Events the API server accepted", event.getInvolvedObject().getKind());
@@ -231,7 +262,7 @@ public final class EventRecorder implements AutoCloseable {
   /** The next event to send, job events first; null after 100 ms without any. */
   Event next() throws InterruptedException {
     Queued queued = nextQueued();
-    return queued == null ? null : queued.event();
+    return queued == null ? null : event(queued);
   }
 
   private Queued nextQueued() throws InterruptedException {
@@ -240,26 +271,25 @@ public final class EventRecorder implements AutoCloseable {
     return queued != null ? queued : queue.poll(100, TimeUnit.MILLISECONDS);
   }
 
-  private Event event(HasMetadata job, String type, String reason, String message) {
-    Instant at = Instant.now(clock);
-    String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
+  private Event event(Queued q) {
+    String now = q.at().truncatedTo(ChronoUnit.SECONDS).toString();
     // named here, as client-go names them (name.hex nanoseconds): a later PATCH of its count needs the name
-    long nanos = at.getEpochSecond() * 1_000_000_000L + at.getNano() + sequence.incrementAndGet();
+    long nanos = q.at().getEpochSecond() * 1_000_000_000L + q.at().getNano() + q.sequence();
     return new EventBuilder()
         .withNewMetadata()
-          .withName(job.getMetadata().getName() + "." + Long.toHexString(nanos))
-          .withNamespace(job.getMetadata().getNamespace())
+          .withName(q.name() + "." + Long.toHexString(nanos))
+          .withNamespace(q.namespace())
         .endMetadata()
         .withNewInvolvedObject()
-          .withApiVersion(job.getApiVersion())
-          .withKind(job.getKind())
-          .withName(job.getMetadata().getName())
-          .withNamespace(job.getMetadata().getNamespace())
-          .withUid(job.getMetadata().getUid())
+          .withApiVersion(q.apiVersion())
+          .withKind(q.kind())
+          .withName(q.name())
+          .withNamespace(q.namespace())
+          .withUid(q.uid())
         .endInvolvedObject()
-        .withType(type)
-        .withReason(reason)
-        .withMessage(message)
+        .withType(q.type())
+        .withReason(q.reason())
+        .withMessage(q.message())
         .withFirstTimestamp(now)
         .withLastTimestamp(now)
         .withCount(1)

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -23,6 +22,7 @@ import java.util.function.Consumer;
  */
 public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R> {
   private final Consumer<R> onRemove;
+  private final boolean compact;
 
   public SlimItemStore() {
     this(removed -> { });
@@ -33,8 +33,22 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
    * finalizer this is how the engine learns that a job is gone.
    */
   public SlimItemStore(Consumer<R> onRemove) {
+    this(onRemove, false);
+  }
+
+  private SlimItemStore(Consumer<R> onRemove, boolean compact) {
     super(Cache::metaNamespaceKeyFunc);
     this.onRemove = onRemove;
+    this.compact = compact;
+  }
+
+  /**
+   * The store of a job's children (pods, services, supporting objects): as {@link #SlimItemStore(Consumer)}, and each
+   * object is also {@linkplain CompactObjects compacted}, so that it is read-only. Children are most of what the
+   * operator caches (four pods and four services to a PyTorchJob of four replicas), and nothing writes them back.
+   */
+  public static <R extends HasMetadata> SlimItemStore<R> forChildren(Consumer<R> onRemove) {
+    return new SlimItemStore<>(onRemove, true);
   }
 
   @Override
@@ -54,11 +68,11 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
     if (obj instanceof Pod pod && pod.getSpec() != null) {
       slim(pod.getSpec());
     }
-    return super.put(key, obj);
+    return super.put(key, compact ? CompactObjects.compact(obj) : obj);
   }
 
   private static void slim(PodSpec spec) {
-    spec.setVolumes(new ArrayList<>()); // empty, not null: readers of a cached pod need no null checks
+    spec.setVolumes(List.of()); // empty, not null: readers of a cached pod need no null checks
     slim(spec.getContainers());
     slim(spec.getInitContainers());
   }
@@ -68,11 +82,11 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
       return;
     }
     for (Container c : containers) {
-      c.setEnv(new ArrayList<>());
-      c.setEnvFrom(new ArrayList<>());
-      c.setCommand(new ArrayList<>());
-      c.setArgs(new ArrayList<>());
-      c.setVolumeMounts(new ArrayList<>());
+      c.setEnv(List.of());
+      c.setEnvFrom(List.of());
+      c.setCommand(List.of());
+      c.setArgs(List.of());
+      c.setVolumeMounts(List.of());
     }
   }
 }

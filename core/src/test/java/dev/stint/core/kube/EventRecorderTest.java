@@ -64,7 +64,8 @@ class EventRecorderTest {
 
     @Test
     void anEventSeenBeforeBumpsTheCountOfTheEventSentThen() {
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry(), 10, 1);
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", new SimpleMeterRegistry(),
+          EventRecorder.QUEUE_BYTES, 1);
       try {
         events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-0");
         events.normal(JOB, "SuccessfulDeletePod", "Deleted pod: j-worker-0");
@@ -81,7 +82,7 @@ class EventRecorderTest {
     @Test
     void childEventsBeyondTheJobsBudgetAreCountedNotSentAndTheJobsOwnStillGo() {
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", meters, 100, 1);
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", meters, EventRecorder.QUEUE_BYTES, 1);
       try {
         for (int i = 0; i < EventCorrelator.BURST + 2; i++) {
           events.normal(JOB, "SuccessfulDeletePod", "Deleted pod: j-worker-0");
@@ -124,7 +125,8 @@ class EventRecorderTest {
 
   @Test
   void theJobsOwnEventsGoBeforeThoseOfItsChildren() throws InterruptedException {
-    EventRecorder events = new EventRecorder(null, Clock.systemUTC(), "stint", new SimpleMeterRegistry(), 10, 0);
+    EventRecorder events = new EventRecorder(null, Clock.systemUTC(), "stint", new SimpleMeterRegistry(),
+        EventRecorder.QUEUE_BYTES, 0);
     events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-0");
     events.normal(JOB, "SuccessfulCreatePod", "Created pod: j-worker-1");
     events.record(JOB, JobEvent.normal("JSucceeded", "j succeeded"));

@@ -2,7 +2,7 @@ package dev.stint.core.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -45,8 +45,25 @@ class MetadataListerTest {
          "items":[{"metadata":{"name":"x","namespace":"n","resourceVersion":"12"}},
                   {"metadata":{"name":"y","namespace":"n","resourceVersion":"15"}}]}""";
 
-    assertThat(MetadataLister.versions(new ObjectMapper().readTree(body))).containsExactlyInAnyOrderEntriesOf(
+    assertThat(MetadataLister.versions(new JsonFactory().createParser(body))).containsExactlyInAnyOrderEntriesOf(
         Map.of("n/x", "12", "n/y", "15"));
+  }
+
+  /** What an API server sends: managedFields, labels and owners in the metadata, fields after it, an empty list. */
+  @Test
+  void skipsWhatItDoesNotRead() throws Exception {
+    String body = """
+        {"kind":"PartialObjectMetadataList","metadata":{"resourceVersion":"90","continue":""},
+         "items":[{"kind":"PartialObjectMetadata","metadata":{"name":"x","namespace":"n","labels":{"a":"b"},
+                     "managedFields":[{"manager":"kwok","fieldsV1":{"f:status":{"f:phase":{}}}}],
+                     "ownerReferences":[{"name":"job","uid":"u","controller":true}],"generation":3,
+                     "resourceVersion":"12"},"apiVersion":"meta.k8s.io/v1"},
+                  {"metadata":{"resourceVersion":"7","name":"cluster-scoped"}}],
+         "trailing":[1,2,{"items":[]}]}""";
+
+    assertThat(MetadataLister.versions(new JsonFactory().createParser(body))).containsExactlyInAnyOrderEntriesOf(
+        Map.of("n/x", "12", "null/cluster-scoped", "7"));
+    assertThat(MetadataLister.versions(new JsonFactory().createParser("{\"items\":[]}"))).isEmpty();
   }
 
   private void pod(String namespace, String name, String job) {
