@@ -54,13 +54,20 @@ final class WaitingPods {
   static <J extends dev.stint.spi.TrainingJob<?>> WaitingPods of(JobContext<J> ctx, Observed observed,
                                                                  String startedAt) {
     Map<String, String> typeOfLabel = new HashMap<>();
-    ctx.replicaSpecs().keySet().forEach(t -> typeOfLabel.put(new ReplicaId(t, 0).typeLabel(), t));
+    Map<String, Integer> replicas = new HashMap<>();
+    ctx.replicaSpecs().keySet().forEach(t -> {
+      typeOfLabel.put(new ReplicaId(t, 0).typeLabel(), t);
+      replicas.put(t, ctx.replicas(t));
+    });
     Reader reader = new Reader(ctx.now(), instant(startedAt));
     Map<ReplicaId, PodWait> byReplica = new HashMap<>();
     for (Pod pod : observed.pods()) {
+      if (!PodState.of(pod).waitable()) {
+        continue; // most pods of a busy cluster's jobs: finished or being deleted, nothing more to read
+      }
       String type = typeOfLabel.get(Observed.label(pod, JobLabels.REPLICA_TYPE));
       int index = Observed.index(pod);
-      if (type == null || index < 0 || index >= ctx.replicas(type) || !PodState.of(pod).waitable()) {
+      if (type == null || index < 0 || index >= replicas.get(type)) {
         continue;
       }
       reader.read(type, index, pod).ifPresent(w -> byReplica.merge(new ReplicaId(type, index), w,
