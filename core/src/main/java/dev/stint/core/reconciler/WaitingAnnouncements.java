@@ -8,16 +8,19 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which causes of waiting pods each job has announced (a Warning event and a log line), so that a job shows one per
- * distinct cause, not one per pass: a pod's status changes often while it waits (an image pull alternates between
+ * distinct cause, not one per pass (and a log line when none is left): a pod's status changes often while it waits (an image pull alternates between
  * {@code ErrImagePull} and {@code ImagePullBackOff}, a crash loop's back-off grows). A cause is announced again only
  * after it has been gone for {@link #FORGET_AFTER}, the window in which the event correlator folds similar events:
  * a crash-looping container that runs for a moment between its restarts is the same cause. A job leaves it when its
  * causes are forgotten, or when it is deleted.
  */
 final class WaitingAnnouncements {
+  private static final Logger LOG = LoggerFactory.getLogger(WaitingAnnouncements.class);
   static final Duration FORGET_AFTER = Duration.ofMinutes(10);
 
   /** A cause announced for a job: {@code goneSince} is null while the job's pods still wait for it. */
@@ -33,6 +36,9 @@ final class WaitingAnnouncements {
     List<WaitingCause> fresh = new ArrayList<>();
     byUid.compute(uid, (k, announced) -> {
       Map<String, Announced> next = announced == null ? new HashMap<>() : announced;
+      if (causes.isEmpty() && next.values().stream().anyMatch(a -> a.goneSince() == null)) {
+        LOG.info("No pod waits any more: every pod runs, or the job ended"); // the job is in the log's context
+      }
       next.replaceAll((cause, a) -> a.goneSince() == null && causes.stream().noneMatch(c -> c.cause().equals(cause))
           ? new Announced(now) : a);
       next.values().removeIf(a -> a.goneSince() != null && !now.isBefore(a.goneSince().plus(FORGET_AFTER)));
