@@ -229,6 +229,28 @@ class PodsWaitingTest {
     assertThat(d.status().condition("PodsWaiting")).isEmpty();
   }
 
+  /**
+   * The common case costs no request: pods just created (no status yet, or scheduled and not yet started) and pods
+   * running with their init containers done ask for no condition, no requeue, no announcement, and a second pass on
+   * the same pods changes nothing, so nothing is written.
+   */
+  @Test
+  void podsStartingOrRunningNormallyAskForNothingMore() {
+    TestJob job = job(runningStatus());
+    List<Pod> pods = pods(job, p -> KubeletStatuses.running(MAIN));
+    pods.forEach(p -> p.getStatus().setInitContainerStatuses(List.of(new io.fabric8.kubernetes.api.model
+        .ContainerStatusBuilder().withName("init").withNewState().withNewTerminated().withExitCode(0)
+        .endTerminated().endState().build())));
+    Pod created = TestPods.of(job, "Worker", 2).pending();
+    created.setStatus(null);
+    pods.set(2, created);
+    Decision first = decide(job, pods);
+    assertThat(first.waiting()).isEmpty();
+    assertThat(first.requeueAfter()).isEmpty();
+    assertThat(first.status().condition("PodsWaiting")).isEmpty();
+    assertThat(decide(job(first.status()), pods).status()).isEqualTo(first.status());
+  }
+
   @Test
   void pluralsOfReplicaTypes() {
     assertThat(PodsWaitingPolicy.plural("Worker")).isEqualTo("Workers");
