@@ -43,6 +43,33 @@ public final class FakeKubelet {
     setStatus(pod, "Running", null, restarts);
   }
 
+  /** Pending and unschedulable, in the scheduler's {@code message}. */
+  public void unschedulable(String pod, String message) {
+    write(pod, KubeletStatuses.unschedulable(message));
+  }
+
+  /** Pending on a node, every container waiting for {@code reason} ({@code ImagePullBackOff}, ...). */
+  public void waiting(String pod, String reason, String message) {
+    write(pod, KubeletStatuses.waiting(containers(pod), reason, message));
+  }
+
+  /** Running, its first container in {@code CrashLoopBackOff} after exiting with {@code exitCode}. */
+  public void crashLooping(String pod, int exitCode) {
+    write(pod, KubeletStatuses.crashLooping(pod, containers(pod), exitCode));
+  }
+
+  /** Gives the pod this status, as the kubelet or the scheduler would ({@link KubeletStatuses}). */
+  public void write(String name, io.fabric8.kubernetes.api.model.PodStatus status) {
+    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    pod.setStatus(status);
+    client.pods().inNamespace(namespace).resource(pod).updateStatus();
+  }
+
+  private List<String> containers(String name) {
+    return client.pods().inNamespace(namespace).withName(name).get().getSpec().getContainers().stream()
+        .map(c -> c.getName()).toList();
+  }
+
   private void setStatus(String name, String phase, Integer exitCode, int restarts) {
     Pod pod = client.pods().inNamespace(namespace).withName(name).get();
     List<ContainerStatus> statuses = pod.getSpec().getContainers().stream().map(c -> {

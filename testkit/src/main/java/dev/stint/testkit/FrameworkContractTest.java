@@ -22,10 +22,14 @@ import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.CrdHints;
+import dev.stint.spi.api.JobCondition;
+import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.testdoubles.KubeletStatuses;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -221,6 +225,79 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
       f.messages(job).running();
       assertThat(JSON.asJson(job)).as("the job after the framework read it").isEqualTo(before);
     }
+  }
+
+  /**
+   * Pods that exist and cannot run are shown on the job, whatever its kind: condition {@code PodsWaiting} with the
+   * cause a user must fix first as its reason ({@code <Kind>ImagePullBackOff}), a message naming the replicas with the
+   * scheduler's or the kubelet's own words, {@code Running} not True; gone once every pod runs. The engine does this
+   * for every kind; the check proves that the kind's pods carry what it needs (replica labels and indexes).
+   */
+  @Test
+  void podsThatCannotRunAreShownByReplicaAndCause() {
+    J job = sampleJob();
+    String kind = HasMetadata.getKind(framework().jobType());
+    List<Pod> pods = podsThatCannotRun(job);
+    JobStatus waiting = decideAgain(job, null, pods).status();
+    JobCondition condition = waiting.condition("PodsWaiting").orElseThrow();
+    assertThat(condition.getStatus()).isEqualTo("True");
+    assertThat(condition.getReason()).isEqualTo(kind + "ImagePullBackOff");
+    Pod first = pods.get(0);
+    String replica = first.getMetadata().getLabels().get(KubeflowLabels.REPLICA_TYPE) + " "
+        + first.getMetadata().getLabels().get(KubeflowLabels.REPLICA_INDEX);
+    assertThat(condition.getMessage()).contains(": ImagePullBackOff: Back-off pulling image \"nope:1\"")
+        .containsIgnoringCase(replica + ": Unschedulable: " + KubeletStatuses.NO_GPU);
+    assertThat(waiting.isTrue("Running")).isFalse();
+
+    pods.forEach(p -> p.setStatus(KubeletStatuses.running(containers(p))));
+    assertThat(decideAgain(job, null, pods).status().condition("PodsWaiting")).isEmpty();
+  }
+
+  /** With {@code runPolicy.podsWaitingTimeoutSeconds}, pods that waited longer fail the job, naming the cause. */
+  @Test
+  void podsWaitingPastTheOptInLimitFailTheJob() {
+    J job = withWaitingLimit(sampleJob(), 60);
+    String kind = HasMetadata.getKind(framework().jobType());
+    List<Pod> pods = podsThatCannotRun(job);
+    JobCondition failed = decideAgain(job, NOW.minusSeconds(61), pods).status().condition("Failed").orElseThrow();
+    assertThat(failed.getReason()).isEqualTo(kind + "ImagePullBackOff");
+    assertThat(failed.getMessage()).contains("waited more than 60 s to start (spec.runPolicy.podsWaitingTimeoutSeconds)")
+        .endsWith("ImagePullBackOff: Back-off pulling image \"nope:1\"");
+  }
+
+  /** The pods of the first decision, the first unschedulable, the others unable to pull their image. */
+  private List<Pod> podsThatCannotRun(J job) {
+    List<Pod> pods = createdPods(firstDecision(framework(), job));
+    assertThat(pods).as("pods of the sample job").hasSizeGreaterThanOrEqualTo(2);
+    pods.forEach(p -> p.getMetadata().setCreationTimestamp("2026-11-29T11:00:00Z"));
+    pods.get(0).setStatus(KubeletStatuses.unschedulable(KubeletStatuses.NO_GPU));
+    pods.subList(1, pods.size()).forEach(p -> p.setStatus(KubeletStatuses.waiting(containers(p),
+        "ImagePullBackOff", "Back-off pulling image \"nope:1\"")));
+    return pods;
+  }
+
+  @SuppressWarnings("unchecked")
+  private J withWaitingLimit(J job, long seconds) {
+    Map<String, Object> manifest = JSON.convertValue(job, Map.class);
+    Map<String, Object> spec = (Map<String, Object>) manifest.get("spec");
+    ((Map<String, Object>) spec.computeIfAbsent("runPolicy", k -> new LinkedHashMap<String, Object>()))
+        .put("podsWaitingTimeoutSeconds", seconds);
+    return JSON.convertValue(manifest, framework().jobType());
+  }
+
+  /** The decision after the first, its pods observed; the job started at {@code startedAt} (null: now). */
+  @SuppressWarnings("unchecked")
+  private Decision decideAgain(J job, Instant startedAt, List<Pod> pods) {
+    JobStatus status = firstDecision(framework(), job).status();
+    status.setStartTime((startedAt == null ? NOW : startedAt).toString());
+    ((CustomResource<?, JobStatus>) job).setStatus(status);
+    List<HasMetadata> createdOnce = EngineFramework.of(framework()).supportingResources(job, NO_OUTCOMES).stream()
+        .filter(r -> r.content() != null).map(SupportingResource::resource).toList();
+    return JobDecider.decide(new JobContext<>(job, framework(), NOW), new Observed(pods, List.of(), createdOnce));
+  }
+
+  private static List<String> containers(Pod pod) {
+    return pod.getSpec().getContainers().stream().map(c -> c.getName()).toList();
   }
 
   /** SPI 2.0 moved optional methods to capability interfaces; one declared without its interface is never called. */

@@ -13,9 +13,20 @@ import java.util.Optional;
  * @param status the next status; null means "do not write status" (an externally managed job)
  * @param events events to record on the job
  * @param requeueAfter when to reconcile again at the latest (deadline, TTL)
+ * @param waiting why some of the job's pods cannot run, one entry per cause (empty when none waits): the reconciler
+ *     announces each new cause once
  */
 public record Decision(List<Action> actions, JobStatus status, List<JobEvent> events,
-                       Optional<Duration> requeueAfter) {
+                       Optional<Duration> requeueAfter, List<WaitingCause> waiting) {
+
+  public Decision {
+    waiting = waiting == null ? List.of() : List.copyOf(waiting);
+  }
+
+  /** A decision with no pod waiting. */
+  public Decision(List<Action> actions, JobStatus status, List<JobEvent> events, Optional<Duration> requeueAfter) {
+    this(actions, status, events, requeueAfter, List.of());
+  }
 
   /** A decision that changes nothing and writes nothing. */
   public static Decision none() {

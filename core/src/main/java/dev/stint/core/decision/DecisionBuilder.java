@@ -19,6 +19,7 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
   private final List<Action> actions = new ArrayList<>();
   private final List<JobEvent> events = new ArrayList<>();
   private Duration requeueAfter;
+  private List<WaitingCause> waiting = List.of();
 
   DecisionBuilder(JobContext<J> ctx, JobStatus status) {
     this.ctx = ctx;
@@ -62,7 +63,8 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
   /** One word for where the job stands (status.outcome): the most telling true condition. */
   static String outcome(JobStatus status) {
     for (ConditionType type : new ConditionType[] {ConditionType.Failed, ConditionType.PartiallySucceeded,
-        ConditionType.Succeeded, ConditionType.Suspended, ConditionType.Restarting, ConditionType.Running}) {
+        ConditionType.Succeeded, ConditionType.Suspended, ConditionType.Restarting, ConditionType.PodsWaiting,
+        ConditionType.Running}) {
       if (status.isTrue(type.name())) {
         return type.name();
       }
@@ -77,8 +79,14 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
     }
   }
 
+  /** Why some of the job's pods cannot run, for the reconciler's announcements. */
+  void waiting(List<WaitingCause> causes) {
+    waiting = causes;
+  }
+
   Decision build() {
     status.setOutcome(outcome(status));
-    return new Decision(List.copyOf(actions), status, List.copyOf(events), Optional.ofNullable(requeueAfter));
+    return new Decision(List.copyOf(actions), status, List.copyOf(events), Optional.ofNullable(requeueAfter),
+        waiting);
   }
 }

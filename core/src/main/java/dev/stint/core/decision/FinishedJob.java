@@ -38,6 +38,7 @@ final class FinishedJob {
       observed.service(name).ifPresent(s -> deleteOnce(out, new Action.DeleteService(name)));
     }
     SupportingResources.deleteRunningOnly(out, observed);
+    PodsWaitingPolicy.clear(out.status()); // nothing waits to start in a job that has ended
     countEnded(out, observed);
     out.status().getReplicaStatuses().values().forEach(r -> r.setActive(0));
     if (out.status().getCompletionTime() == null) {

@@ -62,6 +62,8 @@ public final class JobDecider {
       return out.build();
     }
     ReplicaTally tally = new ReplicaSync<>(out, observed).run();
+    WaitingPods waiting = WaitingPods.of(out.ctx(), observed, out.status().getStartTime());
+    tally.podsWaiting = waiting.any();
     if (!GangScheduling.podsMayStart(out.ctx(), observed)) {
       // Volcano has not admitted the gang yet: hold the pods back, as upstream does, and say when we looked
       out.actions().removeIf(a -> a instanceof Action.CreatePod);
@@ -75,6 +77,13 @@ public final class JobDecider {
       return out.build();
     }
     StatusAggregator.apply(out, tally);
+    if (!Conditions.isFinished(out.status())) {
+      Optional<PodsWaitingPolicy.TimedOut> timedOut = PodsWaitingPolicy.apply(out, waiting);
+      if (timedOut.isPresent()) {
+        fail(out, observed, timedOut.get().cause(), timedOut.get().message());
+        return out.build();
+      }
+    }
     if (Conditions.isFinished(out.status())) {
       FinishedJob.cleanup(out, observed);
     } else {
@@ -119,6 +128,7 @@ public final class JobDecider {
       events.add(JobEvent.normal(kind + "Created", created));
     }
     Conditions.remove(status, ConditionType.ReplicaFailure);
+    PodsWaitingPolicy.clear(status);
     if (Conditions.set(status, ConditionType.Failed, true, kind + reasonSuffix, message, time)) {
       events.add(JobEvent.warning(kind + reasonSuffix, message));
       if (status.getCompletionTime() == null) {

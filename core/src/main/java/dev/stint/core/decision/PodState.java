@@ -37,6 +37,11 @@ enum PodState {
     return this == SUCCEEDED || this == FAILED;
   }
 
+  /** Whether the pod may be waiting to start or to restart a container: pending or running, not being deleted. */
+  boolean waitable() {
+    return this == PENDING || this == RUNNING;
+  }
+
   /** The exit code of the container named {@code container}, or {@link #UNKNOWN_EXIT_CODE}. */
   static int exitCode(Pod pod, String container) {
     List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();

@@ -40,6 +40,8 @@ final class ReplicaTally {
   private final Map<String, TypeTally> byType = new LinkedHashMap<>();
   boolean backoffExceeded;
   int containerRestarts;
+  /** Some pod cannot run ({@link WaitingPods}): then not every replica is up, even if every pod's phase is Running. */
+  boolean podsWaiting;
 
   TypeTally type(String type, int replicas) {
     return byType.computeIfAbsent(type, t -> new TypeTally(replicas));
@@ -67,7 +69,7 @@ final class ReplicaTally {
   }
 
   boolean allUp() {
-    return !byType.isEmpty() && byType.values().stream().allMatch(t -> t.replicas == 0 || t.up())
+    return !podsWaiting && !byType.isEmpty() && byType.values().stream().allMatch(t -> t.replicas == 0 || t.up())
         && byType.values().stream().anyMatch(t -> t.active > 0);
   }
 

@@ -41,6 +41,7 @@ final class SuspendPolicy {
       rs.setActive(0);
       rs.setTerminating(countOf(observed, type));
     });
+    PodsWaitingPolicy.clear(out.status()); // its pods are going: none waits to start
     if (out.status().isTrue(ConditionType.Running.name())) {
       out.condition(ConditionType.Running, false, reasonSuffix, message);
     }

@@ -37,10 +37,12 @@ public final class JobLifecycleMetrics {
   private final Clock clock;
   private final Map<String, Instant> suspending = new ConcurrentHashMap<>();
   private final Map<String, Instant> resuming = new ConcurrentHashMap<>();
+  private final JobsWaitingGauge waiting;
 
   public JobLifecycleMetrics(StintMetrics metrics, Clock clock) {
     this.metrics = metrics;
     this.clock = clock;
+    this.waiting = new JobsWaitingGauge(metrics.registry());
   }
 
   /** A job ended because the API server refused one of its children for good. */
@@ -59,6 +61,7 @@ public final class JobLifecycleMetrics {
   public void forget(String uid) {
     suspending.remove(uid);
     resuming.remove(uid);
+    waiting.forget(uid);
   }
 
   /** Jobs whose suspension or resumption is being timed. */
@@ -100,6 +103,7 @@ public final class JobLifecycleMetrics {
       }
     }
     outcomes(kind, before, after);
+    waiting.record(uid, kind, after);
   }
 
   private void outcomes(String kind, JobStatus before, JobStatus after) {

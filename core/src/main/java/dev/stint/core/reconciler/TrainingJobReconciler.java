@@ -82,6 +82,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final EngineSettings settings;
   private final JobLifecycleMetrics lifecycle;
   private final RetryingJobs retrying = new RetryingJobs();
+  private final WaitingAnnouncements waiting = new WaitingAnnouncements();
   private final DeletionsInFlight deletions = new DeletionsInFlight();
   private final CreationsInFlight creations;
   private final ChildrenObserved<J> children;
@@ -205,13 +206,14 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
   /** Jobs this reconciler keeps something about: statuses it wrote that the cache has yet to show, retries. */
   public int remembered() {
-    return statusWriter.remembered() + retrying.size() + deletions.size() + creations.size();
+    return statusWriter.remembered() + retrying.size() + deletions.size() + creations.size() + waiting.size();
   }
 
   /** The job's uid left the cluster: drop what is kept about it, so memory does not grow with deleted jobs. */
   public void forget(String uid) {
     statusWriter.forget(uid);
     retrying.forget(uid);
+    waiting.forget(uid);
     deletions.forget(uid);
     creations.forget(uid);
     lifecycle.forget(uid);
@@ -378,6 +380,9 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     }
     // the events tell of the status transitions just written: recorded with them, even if a later action fails
     decision.events().forEach(e -> events.record(job, e));
+    // one Warning (and log line) per distinct cause of pods that cannot run, not one per pass
+    waiting.fresh(uid, decision.waiting(), decidedAt)
+        .forEach(c -> events.record(job, JobEvent.warning(kind + c.cause(), c.message())));
     lifecycle.record(job.getMetadata().getUid(), kind, job.getStatus() == null ? new JobStatus() : job.getStatus(),
         status, observed.pods().size(), decidedAt);
     applier.apply(job, ActionApplier.afterStatus(decision.actions()), events);

@@ -39,7 +39,7 @@ public class JobStatus {
 
   /**
    * One word for where the job stands, for people and printer columns (a Stint addition): Created, Running,
-   * Restarting, Suspended, Succeeded, PartiallySucceeded or Failed.
+   * Restarting, PodsWaiting, Suspended, Succeeded, PartiallySucceeded or Failed.
    */
   public String getOutcome() { return outcome; }
   public void setOutcome(String outcome) { this.outcome = outcome; }

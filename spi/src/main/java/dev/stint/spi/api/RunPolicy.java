@@ -31,6 +31,13 @@ public class RunPolicy {
   @Min(0)
   private Integer backoffLimit;
 
+  @JsonPropertyDescription("Seconds a pod may wait to start (unschedulable, an image that cannot be pulled, a "
+      + "missing Secret or ConfigMap, a slow init container) before the job fails naming the cause; unset: it waits "
+      + "as long as it takes (a Stint addition). Crash loops count toward backoffLimit instead. A suspended job never "
+      + "fails for this; the clock restarts on resume.")
+  @Min(1)
+  private Long podsWaitingTimeoutSeconds;
+
   private SchedulingPolicy schedulingPolicy;
 
   @JsonPropertyDescription("Suspend the job: delete its pods, keep the job; resuming recreates them from the current templates.")
@@ -54,6 +61,9 @@ public class RunPolicy {
   public void setActiveDeadlineSeconds(Long v) { this.activeDeadlineSeconds = v; }
   public Integer getBackoffLimit() { return backoffLimit; }
   public void setBackoffLimit(Integer backoffLimit) { this.backoffLimit = backoffLimit; }
+  /** Seconds a pod may wait to start before the job fails, or null: no limit (the default). */
+  public Long getPodsWaitingTimeoutSeconds() { return podsWaitingTimeoutSeconds; }
+  public void setPodsWaitingTimeoutSeconds(Long v) { this.podsWaitingTimeoutSeconds = v; }
   public SchedulingPolicy getSchedulingPolicy() { return schedulingPolicy; }
   public void setSchedulingPolicy(SchedulingPolicy v) { this.schedulingPolicy = v; }
   public Boolean getSuspend() { return suspend; }
