@@ -345,7 +345,7 @@ public final class StintOperator implements AutoCloseable {
           informer
               // no finalizer, so the cache is where the engine learns that a job is gone, and forgets it
               .withItemStore(new SlimItemStore<J>(job -> reconciler.forget(job.getMetadata().getUid())))
-              .withInformerListLimit(TrainingJobReconciler.LIST_PAGE)
+              .withInformerListLimit(SlimItemStore.LIST_PAGE)
               .withOnUpdateFilter(reconciler::worthReconciling)
               .buildForController(), false, null);
     }

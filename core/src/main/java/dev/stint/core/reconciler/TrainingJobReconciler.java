@@ -59,13 +59,6 @@ import org.slf4j.LoggerFactory;
 public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Reconciler<J> {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
   private static final Duration PREBUILT_RETRY = Duration.ofSeconds(5);
-  /**
-   * Objects an informer lists per request, when it starts and when it lists again after its watch expired: pages
-   * bound what one list holds in the heap at once. A pod as fabric8 decodes it takes 39 KB of heap, its managed
-   * fields included, before the store trims it to 3 ({@code CachedFootprintTest}): unpaged, the first list of an
-   * operator restarted at 2000 jobs (8000 pods) needed some 300 MB at once. client-go's reflector pages by 500 too.
-   */
-  public static final long LIST_PAGE = 500;
   /** When a job held back because the heap is short asks again. */
   private static final Duration HEAP_RETRY = Duration.ofSeconds(5);
 
@@ -152,7 +145,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
         // a child leaving the cache ends its creation in flight, also when no pass saw it in between
         .withItemStore(SlimItemStore.<R>forChildren(creations::removed))
-        .withInformerListLimit(LIST_PAGE)
+        .withInformerListLimit(SlimItemStore.LIST_PAGE)
         .build();
     return new InformerEventSource<>(config, context);
   }
