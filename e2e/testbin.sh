@@ -47,10 +47,10 @@ wanted() { [[ " ${WANT[*]} " == *" $1 "* ]]; }
 all_done() { local c; for c in "${WANT[@]}"; do "${c}_done" || return 1; done; }
 
 print_paths() {
-  echo "kube-apiserver, kube-controller-manager, kube-scheduler $STINT_KUBE_VERSION: $STINT_KUBE_BIN"
-  echo "etcd $STINT_ETCD_VERSION: $STINT_ETCD_BIN"
-  echo "kwok $STINT_KWOK_VERSION (+ stages/): $STINT_KWOK_BIN"
-  echo "kueue $STINT_KUEUE_VERSION (+ crds/): $STINT_KUEUE_BIN"
+  wanted kube && echo "kube-apiserver, kube-controller-manager, kube-scheduler $STINT_KUBE_VERSION: $STINT_KUBE_BIN"
+  wanted etcd && echo "etcd $STINT_ETCD_VERSION: $STINT_ETCD_BIN"
+  wanted kwok && echo "kwok $STINT_KWOK_VERSION (+ stages/): $STINT_KWOK_BIN"
+  wanted kueue && echo "kueue $STINT_KUEUE_VERSION (+ crds/): $STINT_KUEUE_BIN"
   wanted helm && echo "helm $STINT_HELM_VERSION: $STINT_HELM_BIN"
   wanted prometheus && echo "prometheus, promtool $STINT_PROMETHEUS_VERSION: $STINT_PROMETHEUS_BIN"
   return 0
