@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Writes the two copies of stint-rules.yaml's groups: prometheus-rule.yaml (a PrometheusRule, for the Prometheus
-# Operator) and charts/stint/files/stint-rules.yaml (the chart's PrometheusRule; Helm reads files inside the chart
-# only). Edit stint-rules.yaml, then run this; MonitoringFilesTest fails while a copy differs.
+# Writes prometheus-rule.yaml (a PrometheusRule, for the Prometheus Operator) from stint-rules.yaml's groups. Edit
+# stint-rules.yaml, then run this; MonitoringFilesTest fails while they differ. (The chart reads stint-rules.yaml
+# through its symbolic link charts/stint/files/stint-rules.yaml: Helm follows links out of the chart.)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$HERE/../.."
 { cat <<'HEAD'
 # Stint's alerts as a PrometheusRule of the Prometheus Operator: its spec is stint-rules.yaml beside it, unchanged
 # (written by generate.sh; MonitoringFilesTest keeps them equal). Apply it in the namespace your Prometheus reads
@@ -21,5 +20,3 @@ spec:
 HEAD
   sed -n '/^groups:/,$p' "$HERE/stint-rules.yaml" | sed 's/^/  /'
 } > "$HERE/prometheus-rule.yaml"
-mkdir -p "$ROOT/charts/stint/files"
-cp "$HERE/stint-rules.yaml" "$ROOT/charts/stint/files/stint-rules.yaml"
