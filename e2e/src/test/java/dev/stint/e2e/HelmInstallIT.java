@@ -58,6 +58,9 @@ class HelmInstallIT {
   static Map<Kind, String> namespaces = new LinkedHashMap<>();
   static LocalPrometheus prometheus;
   static OperatorProcess operator;
+  /** The run's time range, Unix seconds: from the operator's start to the last scrape of the lives. */
+  static double runStart;
+  static double runEnd;
 
   @BeforeAll
   static void installAndRun() throws Exception {
@@ -89,6 +92,7 @@ class HelmInstallIT {
     int metricsPort = DeployedMetrics.freePort();
     operator = DeployedOperator.start(installed, kubeconfig, "stint-chart-0", metricsPort, JaxPluginJar.build());
     prometheus = LocalPrometheus.start(metricsPort, LocalCluster.ROOT.resolve("deploy/monitoring/stint-rules.yaml"));
+    runStart = System.currentTimeMillis() / 1000.0;
     try {
       operator.awaitStarted(WAIT);
       new KindLives(cluster.client(), namespaces, WAIT, audit).run();
@@ -99,6 +103,7 @@ class HelmInstallIT {
       await("Prometheus scraped the lives").atMost(WAIT).until(() -> prometheus.query(
           "count(stint_jobs_succeeded_total{job=\"stint-metrics\"} > 0)").path("data").path("result").path(0)
           .path("value").path(1).asText().equals("4"));
+      runEnd = System.currentTimeMillis() / 1000.0;
     } finally {
       operator.close(); // a leader that stops gives its Lease up (update leases): a right to see used
       requests = audit.operatorRequests();
@@ -168,6 +173,23 @@ class HelmInstallIT {
     }
     assertThat(missing(metricsIn(queries))).as("metrics the dashboard reads that the operator's scrape did not have")
         .isEmpty();
+  }
+
+  /**
+   * docs/operations.md's picture of the dashboard: some panels' queries over this run, drawn from Prometheus's
+   * answers (e2e/target/dashboard.png; copied to docs/images/ by hand when the dashboard changes).
+   */
+  @Test
+  void aPictureOfTheDashboardIsDrawnFromTheRunsSeries() throws IOException {
+    JsonNode dashboard = JSON.readTree(LocalCluster.ROOT.resolve("deploy/monitoring/dashboard.json").toFile());
+    List<DashboardPicture.Panel> panels = DashboardPicture.panels(dashboard, List.of("Job outcomes by kind",
+        "Refusals and waits", "Suspend: request to no active replica", "Reconcile rate",
+        "API requests by verb and code", "JVM heap"));
+    Path png = LocalCluster.ROOT.resolve("e2e/target/dashboard.png");
+
+    assertThat(panels).hasSize(6);
+    DashboardPicture.draw(prometheus, panels, runStart, runEnd, png);
+    assertThat(Files.size(png)).as("%s", png).isGreaterThan(10_000);
   }
 
   /** The metrics named, less those a healthy run does not make; each of those must be in docs/metrics.md. */
