@@ -70,7 +70,7 @@ if [ ! -f operator/target/stint-operator.jar ]; then
   log "building the operator jar"
   mvn_build install -DskipTests -DskipITs -pl operator -am
 fi
-e2e/testbin.sh >/dev/null   # waits for another build holding its lock; a no-op when the binaries are there
+e2e/testbin.sh cluster >/dev/null   # waits for another build holding its lock; a no-op when the binaries are there
 command -v jq >/dev/null || { echo "neighbours: jq is needed" >&2; exit 1; }
 command -v perl >/dev/null || { echo "neighbours: perl is needed (timestamps)" >&2; exit 1; }
 

@@ -66,7 +66,7 @@ fi
 if [[ ",$OPERATORS," == *,kubeflow* ]]; then
   bench/kubeflow.sh build
 fi
-e2e/testbin.sh >/dev/null
+e2e/testbin.sh cluster >/dev/null   # the cluster's binaries only: no Helm or Prometheus
 
 # --- one run per N and operator, each on a fresh cluster ---------------------------------------------------------
 cleanup() { e2e/cluster.sh down >/dev/null 2>&1 || true; }

@@ -5,6 +5,12 @@
 #   etcd                                                     (go.etcd.io/etcd/server/v3, via a wrapper module)
 #   kwok + its stage YAMLs                                   (sigs.k8s.io/kwok, go install)
 #   kueue + its CRDs (crds/)                                 (sigs.k8s.io/kueue, go install; ~7 min cold on 2 cores)
+#   helm                                                     (helm.sh/helm/v4, via a wrapper module)
+#   prometheus, promtool                                     (github.com/prometheus/prometheus, via a wrapper module)
+# Usage: e2e/testbin.sh [COMPONENT...], COMPONENT one of etcd kwok kube kueue helm prometheus, or `cluster` for the
+# first four (what the local cluster and Kueue need); no argument builds them all, as the Maven build (and so CI)
+# does. Helm and Prometheus are needed only by the tests of charts/stint and deploy/monitoring, which skip (or, in
+# the build, fail) without them; `e2e/testbin.sh cluster` leaves them out.
 # Binaries are cached per component and version under $STINT_TESTBIN_DIR (default
 # ~/.cache/stint/testbin/<component>-<version>/); a run with the cache present is a no-op.
 # Wrapper go.mod files are generated in a temporary directory and removed afterwards.
@@ -25,12 +31,29 @@ kube_done()  { [ -f "$STINT_KUBE_BIN/.stamp" ] && { [ "$WANT_KUBECTL" != 1 ] || 
 etcd_done()  { [ -f "$STINT_ETCD_BIN/.stamp" ]; }
 kwok_done()  { [ -f "$STINT_KWOK_BIN/.stamp" ]; }
 kueue_done() { [ -f "$STINT_KUEUE_BIN/.stamp" ]; }
+helm_done()  { [ -f "$STINT_HELM_BIN/.stamp" ]; }
+prometheus_done() { [ -f "$STINT_PROMETHEUS_BIN/.stamp" ]; }
+
+WANT=()
+for a in "$@"; do
+  case "$a" in
+    cluster) WANT+=(etcd kwok kube kueue) ;;
+    etcd|kwok|kube|kueue|helm|prometheus) WANT+=("$a") ;;
+    *) die "unknown component '$a' (etcd kwok kube kueue helm prometheus, or cluster)" ;;
+  esac
+done
+[ ${#WANT[@]} -gt 0 ] || WANT=(etcd kwok kube kueue helm prometheus)
+wanted() { [[ " ${WANT[*]} " == *" $1 "* ]]; }
+all_done() { local c; for c in "${WANT[@]}"; do "${c}_done" || return 1; done; }
 
 print_paths() {
-  echo "kube-apiserver, kube-controller-manager, kube-scheduler $STINT_KUBE_VERSION: $STINT_KUBE_BIN"
-  echo "etcd $STINT_ETCD_VERSION: $STINT_ETCD_BIN"
-  echo "kwok $STINT_KWOK_VERSION (+ stages/): $STINT_KWOK_BIN"
-  echo "kueue $STINT_KUEUE_VERSION (+ crds/): $STINT_KUEUE_BIN"
+  wanted kube && echo "kube-apiserver, kube-controller-manager, kube-scheduler $STINT_KUBE_VERSION: $STINT_KUBE_BIN"
+  wanted etcd && echo "etcd $STINT_ETCD_VERSION: $STINT_ETCD_BIN"
+  wanted kwok && echo "kwok $STINT_KWOK_VERSION (+ stages/): $STINT_KWOK_BIN"
+  wanted kueue && echo "kueue $STINT_KUEUE_VERSION (+ crds/): $STINT_KUEUE_BIN"
+  wanted helm && echo "helm $STINT_HELM_VERSION: $STINT_HELM_BIN"
+  wanted prometheus && echo "prometheus, promtool $STINT_PROMETHEUS_VERSION: $STINT_PROMETHEUS_BIN"
+  return 0
 }
 
 mkdir -p "$STINT_TESTBIN_DIR"
@@ -41,7 +64,7 @@ if ! flock -n 9; then
   log "another testbin build is running; waiting for it"
   flock 9
 fi
-if kube_done && etcd_done && kwok_done && kueue_done; then
+if all_done; then
   print_paths
   exit 0
 fi
@@ -138,13 +161,57 @@ build_kueue() {
   finish "$STINT_KUEUE_BIN" "sigs.k8s.io/kueue $v"
 }
 
+# A wrapper module that requires MODULE@VERSION exactly, for a main package of it: `go install pkg@version` consults
+# the proxy's version list, which here may not list a version the proxy serves; a require of the exact version does
+# not. Neither module below has replace directives, so its published requirements build as upstream's.
+wrapper_module() {
+  local src="$1" module="$2" v="$3"; shift 3
+  mkdir -p "$src" && cd "$src"
+  go mod init "local/stint-$(basename "$src")-testbin" >/dev/null 2>&1
+  go mod edit -require="$module@$v"
+  { echo '//go:build tools'; echo 'package tools'; echo 'import ('
+    local p; for p in "$@"; do echo "	_ \"$p\""; done; echo ')'; } > tools.go
+  $NICE go mod tidy
+}
+
+build_helm() {
+  local v="$STINT_HELM_VERSION" out="$STINT_HELM_BIN.tmp"
+  log "building helm $v (about 4 minutes on 2 cores with a cold module cache)"
+  begin "$STINT_HELM_BIN"
+  wrapper_module "$WORK/helm" helm.sh/helm/v4 "$v" helm.sh/helm/v4/cmd/helm
+  # the version `helm version` prints (and charts' kubeVersion/apiVersion checks read): upstream's Makefile stamps it
+  $NICE go build -trimpath -ldflags="-s -w -X helm.sh/helm/v4/internal/version.version=$v" -o "$out/helm" \
+    helm.sh/helm/v4/cmd/helm
+  "$out/helm" version >&2
+  cd - >/dev/null
+  finish "$STINT_HELM_BIN" "helm.sh/helm/v4 $v"
+}
+
+build_prometheus() {
+  local v="$STINT_PROMETHEUS_VERSION" out="$STINT_PROMETHEUS_BIN.tmp" p=github.com/prometheus/prometheus
+  log "building prometheus and promtool $v (about 8 minutes on 2 cores with a cold module cache)"
+  begin "$STINT_PROMETHEUS_BIN"
+  wrapper_module "$WORK/prometheus" "$p" "$v" "$p/cmd/prometheus" "$p/cmd/promtool"
+  # Without the builtinassets tag the web UI is not embedded: the tests use the HTTP API only. The module's v0.X.Y
+  # is Prometheus 3.X.Y; stamp that, as upstream's promu does, so that --version and /api/v1/status/buildinfo say it.
+  local pv; pv="3.$(echo "$v" | sed -E 's/^v0\.3?([0-9]+)\.([0-9]+).*/\1.\2/' | sed -E 's/^0*([0-9])/\1/')"
+  $NICE go build -trimpath -ldflags="-s -w -X github.com/prometheus/common/version.Version=$pv" -o "$out/" \
+    "$p/cmd/prometheus" "$p/cmd/promtool"
+  "$out/promtool" --version >&2
+  cd - >/dev/null
+  finish "$STINT_PROMETHEUS_BIN" "$p $v"
+}
+
 CURRENT=""
 trap '[ -n "$CURRENT" ] && echo "testbin: ERROR: building $CURRENT failed (see the go output above); pin another version with the STINT_*_VERSION variables" >&2' ERR
 t0=$SECONDS
-etcd_done || { CURRENT="go.etcd.io/etcd/server/v3@$STINT_ETCD_VERSION"; build_etcd; }
-kwok_done || { CURRENT="sigs.k8s.io/kwok@$STINT_KWOK_VERSION"; build_kwok; }
-kube_done || { CURRENT="k8s.io/kubernetes@$STINT_KUBE_VERSION"; build_kube; }
-kueue_done || { CURRENT="sigs.k8s.io/kueue@$STINT_KUEUE_VERSION"; build_kueue; }
+wanted etcd && ! etcd_done && { CURRENT="go.etcd.io/etcd/server/v3@$STINT_ETCD_VERSION"; build_etcd; }
+wanted kwok && ! kwok_done && { CURRENT="sigs.k8s.io/kwok@$STINT_KWOK_VERSION"; build_kwok; }
+wanted kube && ! kube_done && { CURRENT="k8s.io/kubernetes@$STINT_KUBE_VERSION"; build_kube; }
+wanted kueue && ! kueue_done && { CURRENT="sigs.k8s.io/kueue@$STINT_KUEUE_VERSION"; build_kueue; }
+# after the cluster's: a failure here leaves every binary the cluster needs built
+wanted helm && ! helm_done && { CURRENT="helm.sh/helm/v4@$STINT_HELM_VERSION"; build_helm; }
+wanted prometheus && ! prometheus_done && { CURRENT="github.com/prometheus/prometheus@$STINT_PROMETHEUS_VERSION"; build_prometheus; }
 CURRENT=""
 log "done in $((SECONDS - t0)) s"
 print_paths

@@ -192,7 +192,7 @@ class RbacIT {
    * A child created with blockOwnerDeletion in the namespace of the kind's jobs: the API server checked update on
    * that kind's finalizers (OwnerReferencesPermissionEnforcement), with no request of its own in the log.
    */
-  private static boolean childCreated(List<AuditLog.Request> requests, RbacGrants.Grant finalizers,
+  static boolean childCreated(List<AuditLog.Request> requests, RbacGrants.Grant finalizers,
                                       Map<Kind, String> namespaces) {
     String plural = finalizers.resource().substring(0, finalizers.resource().indexOf('/'));
     return namespaces.entrySet().stream().filter(e -> e.getKey().plural().equals(plural))

@@ -1,0 +1,267 @@
+package dev.stint.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * One source of truth for two ways to install: charts/stint, rendered by the real helm with the values of each variant
+ * of deploy/, gives the same RBAC rules and bindings, and the same operator container (command, arguments,
+ * environment, probes, ports, resources, security contexts, volumes, init containers), as {@code kubectl kustomize}
+ * of that variant. Needs helm and kubectl, no cluster. {@code helm lint} passes with each variant's values, and the
+ * values the chart refuses are refused with a message.
+ */
+class ChartTemplateIT {
+  private static final String CHART = "charts/stint";
+  /** A client that only parses YAML: it never connects. */
+  private static KubernetesClient parser;
+
+  /** A variant of deploy/ and the chart's values that mean the same. */
+  record Variant(String name, String kustomization, String values) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Arguments> variants() throws IOException {
+    return Stream.of(
+        new Variant("deploy", "deploy", "{}"),
+        new Variant("namespaced", "deploy/overlays/namespaced", "watchNamespaces: [team-a, team-b]"),
+        new Variant("plugins", "deploy/overlays/plugins", """
+            plugins:
+              images:
+              - name: jax-plugin
+                image: registry.example.com/stint-jax-plugin:0.1.0
+                command: [cp, /plugins/stint-jax-plugin-0.1.0.jar, /opt/stint/plugins/]
+              kinds:
+              - {group: kubeflow.org, plural: jaxjobs}
+            """),
+        new Variant("without-mpi", "deploy/overlays/without-mpi", "frameworks: [pytorch, tensorflow]"),
+        new Variant("gang-scheduling", withComponent("gang-scheduling", "--gang-scheduler-name=volcano"),
+            "gangScheduling: {schedulerName: volcano}"),
+        new Variant("kueue", withComponent("kueue", "--kueue=native"), "kueue: {mode: native}"))
+        .map(Arguments::of);
+  }
+
+  @BeforeAll
+  static void setUp() {
+    Testbin.helm(); // skips (or fails in the build) without helm, before anything else
+    parser = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1")
+        .build()).build();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (parser != null) {
+      parser.close();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("variants")
+  void theChartRendersWhatKustomizeRenders(Variant variant) throws IOException {
+    List<HasMetadata> kustomized = parse(Kubectl.run("kustomize",
+        LocalCluster.ROOT.resolve(variant.kustomization()).toString()).assertOk().stdout());
+    List<HasMetadata> charted = template(variant.values());
+
+    assertThat(kinds(charted)).as("objects of the chart").isEqualTo(kinds(kustomized.stream()
+        .filter(o -> !"Namespace".equals(o.getKind())).toList())); // helm install --create-namespace makes it
+    assertThat(one(charted, ClusterRole.class).getRules()).as("ClusterRole rules")
+        .isEqualTo(one(kustomized, ClusterRole.class).getRules());
+    assertThat(one(charted, Role.class).getRules()).as("leader-election Role rules")
+        .isEqualTo(one(kustomized, Role.class).getRules());
+    assertThat(bindings(charted)).as("bindings").isEqualTo(bindings(kustomized));
+
+    Deployment chartDeployment = one(charted, Deployment.class);
+    Deployment kustomizeDeployment = one(kustomized, Deployment.class);
+    assertThat(chartDeployment.getSpec().getReplicas()).isEqualTo(kustomizeDeployment.getSpec().getReplicas());
+    PodSpec chartPod = chartDeployment.getSpec().getTemplate().getSpec();
+    PodSpec kustomizePod = kustomizeDeployment.getSpec().getTemplate().getSpec();
+    assertThat(chartPod.getServiceAccountName()).isEqualTo(kustomizePod.getServiceAccountName());
+    assertThat(chartPod.getSecurityContext()).as("pod securityContext").isEqualTo(kustomizePod.getSecurityContext());
+    assertThat(chartPod.getTerminationGracePeriodSeconds()).isEqualTo(kustomizePod.getTerminationGracePeriodSeconds());
+    assertThat(chartPod.getVolumes()).as("volumes").containsExactlyInAnyOrderElementsOf(kustomizePod.getVolumes());
+    assertThat(chartPod.getInitContainers()).as("init containers").isEqualTo(kustomizePod.getInitContainers());
+    assertSameContainer(chartPod.getContainers().get(0), kustomizePod.getContainers().get(0));
+
+    assertThat(one(charted, Service.class).getSpec().getPorts()).as("metrics Service ports")
+        .isEqualTo(one(kustomized, Service.class).getSpec().getPorts());
+    assertThat(one(charted, PodDisruptionBudget.class).getSpec().getMaxUnavailable())
+        .isEqualTo(one(kustomized, PodDisruptionBudget.class).getSpec().getMaxUnavailable());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("variants")
+  void helmLintPasses(Variant variant) throws IOException {
+    Testbin.Result lint = Testbin.helm("lint", CHART, "--strict", "-f", valuesFile(variant.values()).toString());
+
+    assertThat(lint.exitCode()).as("helm lint: %s%s", lint.stdout(), lint.stderr()).isZero();
+    assertThat(lint.stdout()).contains("0 chart(s) failed");
+  }
+
+  /** Monitoring off, the PrometheusRule and ServiceMonitor on: the rules of deploy/monitoring, for the release's job. */
+  @Test
+  void theMonitoringValuesAddAServiceMonitorAndTheRules() throws IOException {
+    List<HasMetadata> off = template("metrics: {enabled: false}");
+    List<HasMetadata> on = template("metrics: {serviceMonitor: {enabled: true}, prometheusRule: {enabled: true}}");
+
+    assertThat(container(off).getArgs()).contains("--metrics-port=0");
+    assertThat(kinds(off)).doesNotContainKey("Service/stint-metrics in stint-system");
+    assertThat(kinds(on)).containsKeys("ServiceMonitor/stint in stint-system",
+        "PrometheusRule/stint in stint-system");
+    String rendered = Testbin.helm("template", "stint", CHART, "-n", "stint-system", "-f",
+        valuesFile("metrics: {prometheusRule: {enabled: true}}").toString(), "-s", "templates/prometheus-rule.yaml")
+        .assertOk().stdout();
+    assertThat(rendered).contains("alert: StintNoLeader").contains("job=\"stint-metrics\"")
+        .contains("{{ $labels.kind }}"); // Prometheus's templates pass through Helm untouched
+    String other = Testbin.helm("template", "ml", CHART, "-n", "ml", "-f",
+        valuesFile("metrics: {prometheusRule: {enabled: true}}").toString(), "-s", "templates/prometheus-rule.yaml")
+        .assertOk().stdout();
+    assertThat(other).contains("job=\"ml-stint-metrics\"").doesNotContain("job=\"stint-metrics\"");
+  }
+
+  @Test
+  void valuesThatCannotWorkAreRefusedWithAReason() throws IOException {
+    assertRefused("leaderElection: {enabled: false}", "replicas > 1 needs leaderElection.enabled");
+    assertRefused("kueue: {mode: always}", "kueue.mode must be off or native");
+    assertRefused("logFormat: xml", "logFormat must be text or json");
+    assertRefused("frameworks: [jax]", "no job kind is served");
+    // one replica without leader election is a valid install (a single writer)
+    assertThat(container(template("{replicas: 1, leaderElection: {enabled: false}}")).getArgs())
+        .contains("--leader-election=false");
+  }
+
+  private static void assertRefused(String values, String message) throws IOException {
+    Testbin.Result result = Testbin.helm("template", "stint", CHART, "-n", "stint-system", "-f",
+        valuesFile(values).toString());
+    assertThat(result.exitCode()).as("helm template with %s", values).isNotZero();
+    assertThat(result.stderr()).contains(message);
+  }
+
+  /** The chart's ServiceAccount, bindings and Lease name follow the release's name and namespace. */
+  @Test
+  void anotherReleaseNameAndNamespaceNameEverythingAfterThem() throws IOException {
+    List<HasMetadata> objects = parse(Testbin.helm("template", "ml", CHART, "-n", "ml-system").assertOk().stdout());
+
+    assertThat(one(objects, ClusterRoleBinding.class).getSubjects()).singleElement().satisfies(s -> {
+      assertThat(s.getName()).isEqualTo("ml-stint");
+      assertThat(s.getNamespace()).isEqualTo("ml-system");
+    });
+    assertThat(one(objects, ClusterRoleBinding.class).getRoleRef().getName()).isEqualTo("ml-stint");
+    assertThat(one(objects, Deployment.class).getSpec().getTemplate().getSpec().getServiceAccountName())
+        .isEqualTo("ml-stint");
+    assertThat(one(objects, Role.class).getMetadata().getNamespace()).isEqualTo("ml-system");
+  }
+
+  private static void assertSameContainer(Container chart, Container kustomize) {
+    assertThat(chart.getName()).isEqualTo(kustomize.getName());
+    assertThat(chart.getImage()).as("image").isEqualTo(kustomize.getImage());
+    assertThat(chart.getCommand()).as("command").isEqualTo(kustomize.getCommand());
+    assertThat(chart.getArgs()).as("args").isEqualTo(kustomize.getArgs());
+    assertThat(chart.getEnv()).as("env").isEqualTo(kustomize.getEnv());
+    assertThat(chart.getPorts()).as("ports").isEqualTo(kustomize.getPorts());
+    assertThat(chart.getStartupProbe()).as("startupProbe").isEqualTo(kustomize.getStartupProbe());
+    assertThat(chart.getLivenessProbe()).as("livenessProbe").isEqualTo(kustomize.getLivenessProbe());
+    assertThat(chart.getReadinessProbe()).as("readinessProbe").isEqualTo(kustomize.getReadinessProbe());
+    assertThat(chart.getResources()).as("resources").isEqualTo(kustomize.getResources());
+    assertThat(chart.getSecurityContext()).as("securityContext").isEqualTo(kustomize.getSecurityContext());
+    assertThat(chart.getVolumeMounts()).as("volumeMounts")
+        .containsExactlyInAnyOrderElementsOf(kustomize.getVolumeMounts());
+  }
+
+  /** {@code helm template stint charts/stint -n stint-system -f <values>}, as objects. */
+  private static List<HasMetadata> template(String values) throws IOException {
+    return parse(Testbin.helm("template", "stint", CHART, "-n", "stint-system", "-f", valuesFile(values).toString())
+        .assertOk().stdout());
+  }
+
+  private static Container container(List<HasMetadata> objects) {
+    return one(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+  }
+
+  private static Path valuesFile(String values) throws IOException {
+    Path file = Files.createTempFile(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), "values-",
+        ".yaml");
+    return Files.writeString(file, values);
+  }
+
+  private static List<HasMetadata> parse(String yaml) {
+    return parser.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items();
+  }
+
+  private static <T extends HasMetadata> T one(List<HasMetadata> objects, Class<T> type) {
+    List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
+    assertThat(found).as("objects of kind %s", type.getSimpleName()).hasSize(1);
+    return found.get(0);
+  }
+
+  /** kind/name (namespace) of each object, counted. */
+  private static Map<String, Long> kinds(List<HasMetadata> objects) {
+    Map<String, Long> kinds = new TreeMap<>();
+    objects.forEach(o -> kinds.merge(o.getKind() + "/" + o.getMetadata().getName()
+        + (o.getMetadata().getNamespace() == null ? "" : " in " + o.getMetadata().getNamespace()), 1L, Long::sum));
+    return kinds;
+  }
+
+  /** Each binding: where, to which role, for whom. */
+  private static List<String> bindings(List<HasMetadata> objects) {
+    return objects.stream().flatMap(o -> {
+      if (o instanceof ClusterRoleBinding b) {
+        return Stream.of("ClusterRoleBinding " + b.getMetadata().getName() + " -> " + b.getRoleRef().getKind() + " "
+            + b.getRoleRef().getName() + " for " + b.getSubjects());
+      }
+      if (o instanceof RoleBinding b) {
+        return Stream.of("RoleBinding " + b.getMetadata().getNamespace() + "/" + b.getMetadata().getName() + " -> "
+            + b.getRoleRef().getKind() + " " + b.getRoleRef().getName() + " for " + b.getSubjects());
+      }
+      return Stream.empty();
+    }).sorted().toList();
+  }
+
+  /**
+   * A kustomization of the user's in e2e/target: deploy/ with one of its components and the flag its comment says
+   * to add, spelled as that comment spells it.
+   */
+  private static String withComponent(String component, String flag) throws IOException {
+    Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
+        component + "-");
+    Files.writeString(dir.resolve("kustomization.yaml"), """
+        apiVersion: kustomize.config.k8s.io/v1beta1
+        kind: Kustomization
+        resources: [%s]
+        components: [%s]
+        patches: [{target: {kind: Deployment, name: stint}, patch: '[{"op": "add",
+          "path": "/spec/template/spec/containers/0/args/-", "value": "%s"}]'}]
+        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
+        dir.relativize(LocalCluster.ROOT.resolve("deploy/components/" + component)), flag));
+    return LocalCluster.ROOT.relativize(dir).toString();
+  }
+}

@@ -1,0 +1,151 @@
+package dev.stint.e2e;
+
+import static dev.stint.e2e.RbacJobs.PYTORCH;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * docs/migrating.md's swap, both ways, with the real Kubeflow training operator v1.9.3 (bench/kubeflow.sh builds it
+ * from its Go module): PyTorchJobs running, suspended and finished under one operator are taken over by the other
+ * after the documented steps (stop it, apply the other's CRD server-side, start the other) without a pod or service
+ * recreated, and then suspend, resume and succeed under the new one.
+ */
+class KubeflowSwapIT {
+  private static final Duration WAIT = Duration.ofSeconds(90);
+
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("swap");
+
+  @Test
+  void jobsOfEveryStateMoveFromKubeflowToStintAndBackWithTheirPods() throws Exception {
+    String ns = cluster.ns();
+    Path upstreamCrd = upstreamPyTorchJobCrd();
+    Process kubeflow = startKubeflow(upstreamCrd);
+    try {
+      create(ns, PYTORCH.running("running"));
+      create(ns, PYTORCH.manifest("suspended", null, "OnFailure", "{suspend: true}", ""));
+      create(ns, PYTORCH.manifest("finished", 0, "OnFailure", "{}", ""));
+      awaitCondition(ns, "running", "Running");
+      awaitCondition(ns, "suspended", "Suspended");
+      awaitCondition(ns, "finished", "Succeeded");
+    } finally {
+      stop(kubeflow);
+    }
+    Map<String, String> before = children(ns);
+    assertThat(before).containsKeys("Pod/running-master-0", "Service/running-master-0");
+
+    // to Stint: its CRD over Kubeflow's, server-side, then Stint
+    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
+        LocalCluster.ROOT.resolve("crds/pytorchjobs.kubeflow.org-v1.yml").toString()).assertOk();
+    try (OperatorProcess stint = OperatorProcess.start("--frameworks=pytorch")) {
+      stint.awaitStarted(WAIT);
+      RbacJobs.finish(cluster.client(), ns, "running", 0);
+      awaitCondition(ns, "running", "Succeeded");          // only Stint runs: it took the job over
+      assertThat(children(ns)).as("pods and services after the swap to Stint").containsAllEntriesOf(before);
+      RbacJobs.suspend(PYTORCH, ns, "suspended", false);
+      await("Stint resumed the suspended job").atMost(WAIT)
+          .until(() -> RbacJobs.pods(cluster.client(), ns, "suspended").size() == 1);
+      RbacJobs.finish(cluster.client(), ns, "suspended", 0);
+      awaitCondition(ns, "suspended", "Succeeded");
+      assertThat(RbacJobs.condition(cluster.client(), PYTORCH, ns, "finished", "Succeeded")).isEqualTo("True");
+
+      // what Stint runs when it hands back
+      create(ns, PYTORCH.running("back-running"));
+      create(ns, PYTORCH.manifest("back-suspended", null, "OnFailure", "{suspend: true}", ""));
+      awaitCondition(ns, "back-running", "Running");
+      awaitCondition(ns, "back-suspended", "Suspended");
+      assertThat(stint.alive()).isTrue();
+    }
+    Map<String, String> handedBack = children(ns);
+
+    // and back: Kubeflow's CRD, then Kubeflow
+    kubeflow = startKubeflow(upstreamCrd);
+    try {
+      RbacJobs.finish(cluster.client(), ns, "back-running", 0);
+      awaitCondition(ns, "back-running", "Succeeded");
+      assertThat(children(ns)).as("pods and services after the swap back").containsAllEntriesOf(handedBack);
+      RbacJobs.suspend(PYTORCH, ns, "back-suspended", false);
+      await("Kubeflow resumed the suspended job").atMost(WAIT)
+          .until(() -> RbacJobs.pods(cluster.client(), ns, "back-suspended").size() == 1);
+      RbacJobs.finish(cluster.client(), ns, "back-suspended", 0);
+      awaitCondition(ns, "back-suspended", "Succeeded");
+    } finally {
+      stop(kubeflow);
+      LocalCluster.installCrds(); // Stint's CRDs again, for the tests after this one
+    }
+  }
+
+  /** kind/name -> uid of every pod and service in the namespace. */
+  private static Map<String, String> children(String ns) {
+    Map<String, String> uids = new TreeMap<>();
+    List<HasMetadata> all = new java.util.ArrayList<>(cluster.client().pods().inNamespace(ns).list().getItems());
+    all.addAll(cluster.client().services().inNamespace(ns).list().getItems());
+    all.forEach(o -> uids.put(o.getKind() + "/" + o.getMetadata().getName(), o.getMetadata().getUid()));
+    return uids;
+  }
+
+  /** bench/kubeflow.sh: its build (a no-op once built), its CRD over Stint's, its namespace; then it, as a process. */
+  private static Process startKubeflow(Path upstreamCrd) throws IOException {
+    Map<String, String> env = Map.of("KUBECONFIG", LocalCluster.kubeconfig().toString());
+    run(env, "bench/kubeflow.sh", "build");
+    run(env, "bench/kubeflow.sh", "prepare");
+    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f", upstreamCrd.toString()).assertOk();
+    Path log = Files.createTempFile(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), "kubeflow-",
+        ".log");
+    ProcessBuilder pb = new ProcessBuilder(LocalCluster.ROOT.resolve("bench/kubeflow.sh").toString(), "exec")
+        .redirectErrorStream(true).redirectOutput(log.toFile()).directory(LocalCluster.ROOT.toFile());
+    pb.environment().putAll(env);
+    return pb.start();
+  }
+
+  private static Path upstreamPyTorchJobCrd() {
+    String dir = Testbin.run(List.of("bash", "-c", "GOFLAGS=-mod=mod go mod download -json "
+        + "github.com/kubeflow/training-operator@${STINT_KUBEFLOW_VERSION:-v1.9.3} | sed -n "
+        + "'s/^[[:space:]]*\"Dir\": \"\\(.*\\)\",$/\\1/p'"), null, null).assertOk().stdout().trim();
+    return Path.of(dir, "manifests/base/crds/kubeflow.org_pytorchjobs.yaml");
+  }
+
+  private static void run(Map<String, String> env, String... command) {
+    try {
+      ProcessBuilder pb = new ProcessBuilder(command).directory(LocalCluster.ROOT.toFile()).redirectErrorStream(true);
+      pb.environment().putAll(env);
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes());
+      assertThat(p.waitFor(15, TimeUnit.MINUTES)).isTrue();
+      assertThat(p.exitValue()).as("%s: %s", String.join(" ", command), out).isZero();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void stop(Process process) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+    }
+  }
+
+  private static void create(String ns, String manifest) {
+    Kubectl.runWithInput(manifest, "create", "-n", ns, "-f", "-").assertOk();
+  }
+
+  private static void awaitCondition(String ns, String name, String type) {
+    await(ns + "/" + name + " " + type).atMost(WAIT)
+        .until(() -> "True".equals(RbacJobs.condition(cluster.client(), PYTORCH, ns, name, type)));
+  }
+}

@@ -1,0 +1,108 @@
+package dev.stint.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What Helm and the Prometheus Operator read stays equal to its source, and the docs name what the files hold: the
+ * chart's crds/ (a symbolic link) reads as the repository's crds/ byte for byte, and its files/stint-rules.yaml as
+ * deploy/monitoring/stint-rules.yaml, so that no one replaces a link by a copy that drifts;
+ * deploy/monitoring/prometheus-rule.yaml's spec is stint-rules.yaml's groups; docs/operations.md's alert table lists
+ * exactly the alerts of the rules; the dashboard's panels all have queries. No tool needed: a plain unit test.
+ */
+class MonitoringFilesTest {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path ROOT = LocalCluster.ROOT;
+
+  @Test
+  void theChartsCrdsAreTheRepositorysCrds() throws IOException {
+    List<String> repo = names(ROOT.resolve("crds"));
+    List<String> chart = names(ROOT.resolve("charts/stint/crds"));
+
+    assertThat(chart).as("charts/stint/crds/ (a symbolic link to ../../crds)").isEqualTo(repo);
+    for (String name : repo) {
+      assertThat(Files.readString(ROOT.resolve("charts/stint/crds").resolve(name)))
+          .as("charts/stint/crds/%s equals crds/%s", name, name)
+          .isEqualTo(Files.readString(ROOT.resolve("crds").resolve(name)));
+    }
+  }
+
+  @Test
+  void thePrometheusRuleAndTheChartsRulesAreTheRulesFile() throws IOException {
+    JsonNode rules = YAML.readTree(ROOT.resolve("deploy/monitoring/stint-rules.yaml").toFile());
+    JsonNode prometheusRule = YAML.readTree(ROOT.resolve("deploy/monitoring/prometheus-rule.yaml").toFile());
+
+    assertThat(prometheusRule.path("kind").asText()).isEqualTo("PrometheusRule");
+    assertThat(prometheusRule.path("spec")).as("prometheus-rule.yaml's spec (run deploy/monitoring/generate.sh)")
+        .isEqualTo(rules);
+    assertThat(Files.readString(ROOT.resolve("charts/stint/files/stint-rules.yaml")))
+        .as("charts/stint/files/stint-rules.yaml (a symbolic link to deploy/monitoring/stint-rules.yaml)")
+        .isEqualTo(Files.readString(ROOT.resolve("deploy/monitoring/stint-rules.yaml")));
+  }
+
+  @Test
+  void everyAlertIsInTheOperationsGuideAndHasAUnitTest() throws IOException {
+    List<String> alerts = alerts();
+    String guide = Files.readString(ROOT.resolve("docs/operations.md"));
+    List<String> documented = new ArrayList<>();
+    Matcher row = Pattern.compile("(?m)^\\| `(Stint[A-Za-z]+)` \\|").matcher(guide);
+    while (row.find()) {
+      documented.add(row.group(1));
+    }
+    String tests = Files.readString(ROOT.resolve("deploy/monitoring/stint-rules.test.yaml"));
+
+    assertThat(alerts).hasSizeGreaterThanOrEqualTo(8).doesNotHaveDuplicates();
+    assertThat(documented).as("alerts in docs/operations.md's table").containsExactlyElementsOf(alerts);
+    for (String alert : alerts) {
+      assertThat(tests).as("a promtool test of %s", alert).contains("alertname: " + alert + "\n");
+    }
+  }
+
+  @Test
+  void everyDashboardPanelHasAQueryOnADatasourceVariable() throws IOException {
+    JsonNode dashboard = JSON.readTree(ROOT.resolve("deploy/monitoring/dashboard.json").toFile());
+    List<JsonNode> panels = new ArrayList<>();
+    dashboard.path("panels").forEach(p -> {
+      if (!"row".equals(p.path("type").asText())) {
+        panels.add(p);
+      }
+    });
+
+    assertThat(dashboard.path("uid").asText()).isEqualTo("stint-operator");
+    assertThat(panels).hasSizeGreaterThanOrEqualTo(10);
+    for (JsonNode panel : panels) {
+      assertThat(panel.path("targets")).as("queries of panel %s", panel.path("title")).isNotEmpty();
+      panel.path("targets").forEach(t -> assertThat(t.path("expr").asText()).as("panel %s", panel.path("title"))
+          .isNotBlank());
+      assertThat(panel.path("datasource").path("uid").asText()).as("panel %s", panel.path("title"))
+          .isEqualTo("${datasource}");
+    }
+  }
+
+  /** The alert names of stint-rules.yaml, in order. */
+  static List<String> alerts() throws IOException {
+    List<String> names = new ArrayList<>();
+    YAML.readTree(ROOT.resolve("deploy/monitoring/stint-rules.yaml").toFile()).path("groups")
+        .forEach(g -> g.path("rules").forEach(r -> names.add(r.path("alert").asText())));
+    return names;
+  }
+
+  private static List<String> names(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+}
