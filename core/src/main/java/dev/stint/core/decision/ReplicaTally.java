@@ -40,6 +40,12 @@ final class ReplicaTally {
   private final Map<String, TypeTally> byType = new LinkedHashMap<>();
   boolean backoffExceeded;
   int containerRestarts;
+  /** Members that failed or were disrupted, for a job with a failure policy: in the framework's order, by index. */
+  private final java.util.List<MemberFailure> memberFailures = new java.util.ArrayList<>();
+
+  java.util.List<MemberFailure> memberFailures() {
+    return memberFailures;
+  }
 
   TypeTally type(String type, int replicas) {
     return byType.computeIfAbsent(type, t -> new TypeTally(replicas));
