@@ -111,10 +111,11 @@ final class ReplicaSync<J extends TrainingJob<?>> {
           tally.memberFailures().add(MemberFailure.of(id, pod, ctx.exitCodeContainer(pod)));
         }
       }
-      case PENDING -> { }
+      case PENDING -> doomed(id, pod);
       case RUNNING -> {
         t.active++;
         t.activeIndexes.add(id.index());
+        doomed(id, pod);
       }
       case SUCCEEDED -> {
         t.succeeded++;
@@ -155,6 +156,16 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     out.act(new Action.DeletePod(pod.getMetadata().getName(), "restart after exit code " + exitCode));
     out.condition(ConditionType.Restarting, true, "Restarting",
         "job " + ctx.name() + " is restarting because " + id.type() + " replica(s) failed.");
+  }
+
+  /**
+   * A member of a job with a failure policy that Kubernetes marked {@code DisruptionTarget=True} before stopping it
+   * (eviction, preemption, a drain): lost already, so the gang restarts without waiting for the pod to go.
+   */
+  private void doomed(ReplicaId id, Pod pod) {
+    if (gang && PodState.disrupted(pod)) {
+      tally.memberFailures().add(MemberFailure.of(id, pod, ctx.exitCodeContainer(pod)));
+    }
   }
 
   /**

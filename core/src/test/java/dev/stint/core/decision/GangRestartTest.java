@@ -188,6 +188,16 @@ class GangRestartTest {
   }
 
   @Test
+  void aRunningPodMarkedForEvictionIsLostAlready() {
+    TestJob job = job(policy(0, null), runningStatus());
+    Decision d = decide(job, List.of(disrupted(TestPods.of(job, "Worker", 0).running(), "PreemptionByScheduler"),
+        TestPods.of(job, "Worker", 1).running(), TestPods.of(job, "Worker", 2).running()));
+    assertThat(d.status().getRestarts()).isEqualTo(1);
+    assertThat(d.status().condition("Restarting").orElseThrow().getMessage())
+        .contains("Worker 0 was preempted by a pod of higher priority");
+  }
+
+  @Test
   void aLostNodeFailedPodRestartsFreeAndARuleCanCountIt() {
     FailurePolicyRule counted = new FailurePolicyRule();
     counted.setName("count-lost-nodes");
