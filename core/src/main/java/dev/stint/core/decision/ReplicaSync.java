@@ -106,9 +106,10 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     switch (PodState.of(pod)) {
       case TERMINATING -> {
         t.terminating++;
-        if (gang && PodState.disrupted(pod)) {
-          // preempted, evicted or drained while it runs: the member is lost even before its pod is gone
-          tally.memberFailures().add(MemberFailure.of(id, pod, ctx.exitCodeContainer(pod)));
+        // preempted, evicted or drained while it runs: the member is lost even before its pod is gone (a pod of
+        // an earlier attempt, being deleted by the restart, is no member any more)
+        if (gang && GangRestart.attemptOf(pod) == attempt) {
+          doomed(id, pod);
         }
       }
       case PENDING -> doomed(id, pod);

@@ -162,6 +162,17 @@ class GangRestartTest {
   }
 
   @Test
+  void theDisruptedPodThatCausedARestartDoesNotCauseAnother() {
+    TestJob job = job(policy(3, null), restarted(2, 1));
+    Decision d = decide(job, List.of(at(1, disrupted(TestPods.of(job, "Worker", 0).failed(137),
+        "EvictionByEvictionAPI")), at(1, disrupted(TestPods.of(job, "Worker", 1).terminating(), "DeletionByPodGC")),
+        at(2, TestPods.of(job, "Worker", 2).pending())));
+    assertThat(d.status().getRestarts()).isEqualTo(2);
+    assertThat(deleted(d)).containsExactly("j-worker-0 (earlier attempt)");
+    assertThat(d.events()).isEmpty();
+  }
+
+  @Test
   void theNewAttemptRunningSetsRunningAgain() {
     TestJob job = job(policy(3, null), restarted(1, 1));
     JobStatus restarting = job.getStatus();
