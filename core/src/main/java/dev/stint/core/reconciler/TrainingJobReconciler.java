@@ -347,7 +347,9 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     String uid = job.getMetadata().getUid();
     List<Action> decided = deletions.unsent(uid, ActionApplier.beforeStatus(decision.actions()), observed.pods());
     List<Action> before = creations.unsent(uid, decided, observed);
-    applier.apply(job, before, events, !observed.pods().isEmpty());
+    // the API server accepted this job's pods before when some are there, or when a gang restart replaced them all
+    boolean accepted = !observed.pods().isEmpty() || status.getRestarts() != null && status.getRestarts() > 0;
+    applier.apply(job, before, events, accepted);
     deletions.sent(uid, before, observed.pods());
     creations.sent(uid, before);
     if (write && !statusFirst) {
