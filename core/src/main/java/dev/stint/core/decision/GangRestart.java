@@ -151,7 +151,8 @@ final class GangRestart<J extends TrainingJob<?>> {
     }
     startAttempt(observed);
     String why = counted
-        ? "restart " + (towardsMax + 1) + " of at most " + policy.maxRestartsOrDefault() + " (failurePolicy.maxRestarts)"
+        ? "restart " + (towardsMax + 1) + " of at most " + policy.maxRestartsOrDefault()
+            + " (failurePolicy.maxRestarts)"
         : (verdict.rule() == null ? "a disruption, not counted toward failurePolicy.maxRestarts"
             : "not counted toward failurePolicy.maxRestarts");
     String rule = verdict.rule() == null ? "" : ", rule " + quoted(verdict.rule());

@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * The engine's decision for one job, as a pure function: (job, observed children, now) → (actions, next status,
  * events, requeue). It has no client and no clock. The order of the steps follows the Kubeflow training operator:
- * created → validated → finished → suspended → resumed → run limits → replicas → failure policy → status.
+ * created → validated → finished → suspended → resumed → run limits → replicas → failure policy
+ * → status.
  */
 public final class JobDecider {
 

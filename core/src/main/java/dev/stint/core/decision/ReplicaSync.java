@@ -98,7 +98,8 @@ final class ReplicaSync<J extends TrainingJob<?>> {
       out.act(new Action.CreatePod(name, () -> DesiredPods.build(ctx, id, attempt)));
     }
     if (ctx.framework().servicePerPod() && observed.service(name).isEmpty()) {
-      out.act(new Action.CreateService(name, () -> DesiredServices.build(ctx, id, DesiredPods.build(ctx, id, attempt))));
+      out.act(new Action.CreateService(name,
+          () -> DesiredServices.build(ctx, id, DesiredPods.build(ctx, id, attempt))));
     }
   }
 

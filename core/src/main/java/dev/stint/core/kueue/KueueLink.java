@@ -157,7 +157,8 @@ public final class KueueLink<J extends TrainingJob<?>> {
     List<WorkloadWrite> writes = new ArrayList<>(WorkloadSync.decide(followed.workload(), next, suspended, pods,
         now));
     boolean ended = next != null && (next.isTrue("Succeeded") || next.isTrue("Failed"));
-    ReclaimablePods.decide(followed.workload(), ended, pods, ReclaimablePods.restartPolicies(job)).ifPresent(writes::add);
+    ReclaimablePods.decide(followed.workload(), ended, pods, ReclaimablePods.restartPolicies(job))
+        .ifPresent(writes::add);
     var labels = job.getMetadata().getLabels();
     QueueingChange.decide(followed.workload(), WorkloadFor.queueName(job),
         labels == null ? null : labels.get(KueueApi.PRIORITY_CLASS_LABEL)).ifPresent(writes::add);

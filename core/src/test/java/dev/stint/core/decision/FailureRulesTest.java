@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Which member failure triggers what: the failure policy's judgement as a table (rules, counting, limit, disruptions). */
+/** Which member failure triggers what: the failure policy's judgement as a table (rules, counting, limits). */
 class FailureRulesTest {
 
   static MemberFailure exited(String type, int index, int code, String... reasons) {
