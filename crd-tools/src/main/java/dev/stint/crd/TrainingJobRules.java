@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  *       replicas summed over the types are at most {@link ReplicaLimits#MAX_PER_JOB}; {@code spec} is set;
  *       {@code runPolicy.managedBy} is neither added nor dropped;</li>
  *   <li>{@code spec} rules, after the kind's own: success rules name only the kind's replica types, with counts from 1
- *       to the type's replicas.</li>
+ *       to the type's replicas; failure rules target only the kind's replica types.</li>
  * </ul>
  * Unset replicas count as each type's default from {@link CrdHints#REPLICA_TYPES}, as the engine counts them.
  */
@@ -39,6 +39,7 @@ public final class TrainingJobRules {
   /** A replica type is a key of the map that CEL reads as a field ({@code self.spec.x.Worker}): an identifier. */
   private static final Pattern TYPE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final String SUCCESS_RULES_FIELD = ".runPolicy.successPolicy.rules";
+  private static final String FAILURE_RULES_FIELD = ".runPolicy.failurePolicy.rules";
 
   private final String field;
   private final Map<String, Integer> defaults;
@@ -188,7 +189,11 @@ public final class TrainingJobRules {
                 + specs + ") || r.succeeded[t] <= (has(" + specs + "[t].replicas) ? " + specs + "[t].replicas : "
                 + defaultOfT() + "))))",
             "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
-            SUCCESS_RULES_FIELD, null));
+            SUCCESS_RULES_FIELD, null),
+        rule(JobRules.FAILURE_RULES + ".all(r, !has(r.targetReplicaTypes) || r.targetReplicaTypes.all(t, has("
+                + specs + ") && t in " + specs + "))",
+            "spec.runPolicy.failurePolicy.rules: a rule's targetReplicaTypes names a replica type the job does not "
+                + "have", FAILURE_RULES_FIELD, null));
   }
 
   /** CEL: the replicas of one type, its default when unset, 0 without the type. */

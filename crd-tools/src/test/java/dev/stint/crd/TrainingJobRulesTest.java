@@ -35,6 +35,13 @@ class TrainingJobRulesTest {
                       type: array
                       maxItems: 8
                       items: {type: object, properties: {succeeded: {type: object, maxProperties: 2, additionalProperties: {type: integer}}}}
+                failurePolicy:
+                  type: object
+                  properties:
+                    rules:
+                      type: array
+                      maxItems: 16
+                      items: {type: object, properties: {targetReplicaTypes: {type: array, maxItems: 8, items: {type: string}}}}
           x-kubernetes-validations:
           - {rule: "true", message: "spec: own"}
       x-kubernetes-validations:
@@ -74,7 +81,8 @@ class TrainingJobRulesTest {
     assertThat(messages(spec(crd))).containsExactly(
         "spec: own",
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
-        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
+        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
+        "spec.runPolicy.failurePolicy.rules: a rule's targetReplicaTypes names a replica type the job does not have");
     assertThat(TestCrds.rootOf(crd).getXKubernetesValidations().get(4).getRule()).isEqualTo(
         "!has(self.spec) || !has(self.spec.widgetReplicaSpecs) || (has(self.spec.widgetReplicaSpecs.Master) ? "
             + "(has(self.spec.widgetReplicaSpecs.Master.replicas) ? self.spec.widgetReplicaSpecs.Master.replicas : 1) "

@@ -20,7 +20,11 @@ final class ChaosKinds {
     /** PyTorchJob, Master 1 + Worker 2, the default success policy (the Master decides). */
     PYTORCH("pt", "kubeflow.org/v1", "PyTorchJob", "pytorchjobs", "pytorchReplicaSpecs", "pytorch",
         new String[] {"Master", "1", "Worker", "2"}, null, true),
-    /** PyTorchJob, Worker 3, rule {Worker: 2}: one failed worker and two succeeded is a partial success. */
+    /**
+     * PyTorchJob, Worker 3, rule {Worker: 2}, and a failure policy of no counted restart: one failed worker and two
+     * succeeded is a partial success (the rule tolerates the failure, so the gang does not restart); two failed
+     * workers fail it at the limit; a pod lost with its node restarts the gang without counting.
+     */
     PYTORCH_RULES("pp", "kubeflow.org/v1", "PyTorchJob", "pytorchjobs", "pytorchReplicaSpecs", "pytorch",
         new String[] {"Worker", "3"}, "{Worker: 2}", true),
     /** TFJob, Chief 1 + Worker 2, rule {Chief: 1}: a failed worker does not fail the job. */
@@ -117,6 +121,9 @@ final class ChaosKinds {
       y.append("  runPolicy:\n    suspend: ").append(suspended).append('\n');
       if (rule != null) {
         y.append("    successPolicy: {rules: [{succeeded: ").append(rule).append("}]}\n");
+      }
+      if (this == PYTORCH_RULES) {
+        y.append("    failurePolicy: {maxRestarts: 0}\n");
       }
       y.append("  ").append(specField).append(":\n");
       replicas.forEach((type, n) -> y.append("    ").append(type).append(":\n")

@@ -93,7 +93,7 @@ final class HostileSpecGenerator {
   HostileCase next() {
     count++;
     HostileKind kind = pick(KINDS);
-    int hostility = random.nextInt(15);
+    int hostility = random.nextInt(16);
     return switch (hostility) {
       case 0, 1 -> longName(kind);
       case 2 -> replicasAtTheLimit(kind);
@@ -108,6 +108,7 @@ final class HostileSpecGenerator {
       case 11 -> badRestartPolicy(kind);
       case 12 -> zeroDeadline(kind);
       case 13 -> nameHeldByAnotherJob(kind);
+      case 14 -> failurePolicy(kind);
       default -> valid(kind, name(between(6, 20)), "valid baseline");
     };
   }
@@ -247,6 +248,31 @@ final class HostileSpecGenerator {
     c.expect = Expect.INVALID;
     c.words = List.of("activeDeadlineSeconds", c.name);
     return c;
+  }
+
+  /**
+   * A failure policy: a valid one (the job is Created), or one the CRD refuses naming the field: a rule targeting a
+   * replica type the job does not have, a negative maxRestarts, an empty rule list.
+   */
+  HostileCase failurePolicy(HostileKind kind) {
+    int variant = random.nextInt(4);
+    HostileCase c = valid(kind, name(between(8, 20)), "");
+    String type = variant == 1 ? "Evaluator" : anyType(c);
+    Map<String, Object> rule = new LinkedHashMap<>();
+    rule.put("action", pick(List.of("FailJob", "RestartJob", "RestartJobAndIgnoreMaxRestarts")));
+    rule.put("targetReplicaTypes", List.of(type));
+    rule.put("onPodFailureReasons", List.of("DisruptionTarget"));
+    Map<String, Object> policy = new LinkedHashMap<>();
+    policy.put("maxRestarts", variant == 2 ? -between(1, 3) : between(0, 5));
+    policy.put("restartStrategy", pick(List.of("Recreate", "BlockingRecreate")));
+    policy.put("rules", variant == 3 ? List.of() : List.of(rule));
+    c.runPolicy().put("failurePolicy", policy);
+    String[] titles = {"failure policy", "failure policy targeting Evaluator", "failure policy with maxRestarts < 0",
+        "failure policy with no rules"};
+    HostileCase titled = new HostileCase(c.number, kind, c.name, titles[variant], c.job);
+    titled.expect = variant == 0 ? Expect.VALID : Expect.INVALID;
+    titled.words = List.of(variant == 2 ? "maxRestarts" : "failurePolicy.rules");
+    return titled;
   }
 
   /**

@@ -138,6 +138,38 @@ class KueueNativeIT {
     assertThat(jobs.pods("big")).isEmpty();
   }
 
+  /**
+   * A failure policy's gang restart keeps the job's admission and quota: the same Workload (never recreated) stays
+   * admitted, PodsReady goes False while the gang restarts and True again ({@code Recovered}), and the new attempt's
+   * pods carry the admission.
+   */
+  @Test
+  void aGangRestartKeepsTheAdmissionAndTheWorkload() {
+    jobs.create(job("gang", LocalKueue.LOW, 1, null).replace("runPolicy: {suspend: false}",
+        "runPolicy: {suspend: false, failurePolicy: {maxRestarts: 2}}"));
+    String workload = workloadOf("gang");
+    KueueWorkload admitted = kueue.awaitAdmitted(workload);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("gang").isTrue("Running")).isTrue());
+    kueue.awaitCondition(workload, "PodsReady", "True", "Started");
+
+    jobs.exit("gang-worker-0", 137);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("gang")).hasSize(2).allSatisfy(p -> {
+      assertThat(p.getMetadata().getLabels()).containsEntry("training.kubeflow.org/restart-attempt", "1");
+      assertThat(p.getSpec().getNodeSelector()).containsEntry(LocalKueue.POOL_LABEL, "a");
+      assertThat(p.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/workload", workload);
+    }));
+    KueueWorkload recovered = kueue.awaitCondition(workload, "PodsReady", "True", "Recovered");
+    assertThat(recovered.isTrue("Admitted")).isTrue();
+    assertThat(recovered.isTrue("Evicted")).isFalse();
+    assertThat(recovered.requeueCount()).isEqualTo(admitted.requeueCount());
+    assertThat(kueue.workloadsOfJob(pytorchJob("gang").getMetadata().getUid())).extracting(KueueWorkload::name)
+        .containsExactly(workload);
+    assertThat(kueue.workload(workload).resource().getMetadata().getUid())
+        .as("the same Workload, never recreated").isEqualTo(admitted.resource().getMetadata().getUid());
+    assertThat(status("gang").getRestarts()).isEqualTo(1);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("gang").isTrue("Running")).isTrue());
+  }
+
   @Test
   void preemptedByPriorityReleasedAndReadmittedOnTheOtherFlavor() {
     String low = runningOnAdmission("low");

@@ -15,6 +15,14 @@ public final class KubeflowLabels {
   public static final String REPLICA_INDEX = "training.kubeflow.org/replica-index";
   /** {@code master} on leaders ({@link TrainingFramework#isLeader}); MPI's {@code launcher} and {@code worker}. */
   public static final String JOB_ROLE = "training.kubeflow.org/job-role";
+  /**
+   * A Stint addition, on every pod of a job with a {@code runPolicy.failurePolicy}: the attempt the pod belongs to,
+   * {@code "0"} before the first gang restart (JobSet's {@code jobset.sigs.k8s.io/restart-attempt}). Also an
+   * annotation of the same key, and the environment variable {@link #RESTART_ATTEMPT_ENV} of every container.
+   */
+  public static final String RESTART_ATTEMPT = "training.kubeflow.org/restart-attempt";
+  /** The environment variable that tells training code its attempt ({@link #RESTART_ATTEMPT}). */
+  public static final String RESTART_ATTEMPT_ENV = "STINT_RESTART_ATTEMPT";
 
   private KubeflowLabels() { }
 }

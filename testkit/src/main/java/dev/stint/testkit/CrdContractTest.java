@@ -197,7 +197,8 @@ public abstract class CrdContractTest {
         .anyMatch(m -> m.startsWith("metadata.name: too long"));
     assertThat(GeneratedCrd.messages(crd().node(".spec"))).contains(
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
-        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
+        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
+        "spec.runPolicy.failurePolicy.rules: a rule's targetReplicaTypes names a replica type the job does not have");
     assertThat(crd().node(".spec." + field + "[*].replicas").getMaximum())
         .as("replicas of one type, from the SPI's ReplicaSpec").isEqualTo((double) ReplicaLimits.MAX_PER_TYPE);
   }
@@ -228,6 +229,45 @@ public abstract class CrdContractTest {
             .errors(LimitCases.job(apiVersion, kind, replicaSpecsField(), limitContainer(), limit.name(),
                 limit.replicas())))
         .containsExactlyInAnyOrderElementsOf(limit.errors())));
+  }
+
+  /**
+   * A failure policy is checked before the job exists, naming the field: a rule's target types are the kind's, the
+   * limit is not negative, the rule list is not empty, actions, strategies and exit codes are ones that can work. On
+   * the replica types of the first valid row of {@link #limits()}; none when the kind lists no limits.
+   */
+  @TestFactory
+  Stream<DynamicTest> failurePoliciesAreCheckedUpFront() {
+    Limit valid = limits().stream().filter(l -> l.errors().isEmpty()).findFirst().orElse(null);
+    if (valid == null) {
+      return Stream.empty();
+    }
+    String type = valid.replicas().keySet().iterator().next();
+    String rules = "spec.runPolicy.failurePolicy.rules";
+    return Stream.of(
+        failurePolicy(valid, "a full policy is valid", "{maxRestarts: 3, restartStrategy: BlockingRecreate, rules: "
+            + "[{name: oom, action: RestartJobAndIgnoreMaxRestarts, targetReplicaTypes: [" + type + "], "
+            + "onExitCodes: [137], onPodFailureReasons: [OOMKilled, DisruptionTarget]}]}"),
+        failurePolicy(valid, "an empty policy is valid", "{}"),
+        failurePolicy(valid, "a target type the job does not have", "{rules: [{action: FailJob, targetReplicaTypes: "
+            + "[" + type + ", Nope]}]}", rules + ": a rule's targetReplicaTypes names a replica type the job does not "
+            + "have"),
+        failurePolicy(valid, "a negative limit", "{maxRestarts: -1}",
+            "spec.runPolicy.failurePolicy.maxRestarts: should be greater than or equal to 0"),
+        failurePolicy(valid, "an empty rule list", "{rules: []}", rules + ": should have at least 1 items"),
+        failurePolicy(valid, "an unknown action", "{rules: [{action: Ignore}]}",
+            "spec.runPolicy.failurePolicy.rules.action must be FailJob, RestartJob or RestartJobAndIgnoreMaxRestarts"),
+        failurePolicy(valid, "an unknown strategy", "{restartStrategy: InPlace}",
+            "spec.runPolicy.failurePolicy.restartStrategy must be Recreate or BlockingRecreate"),
+        failurePolicy(valid, "exit code 0 is no failure", "{rules: [{action: FailJob, onExitCodes: [0]}]}",
+            rules + ".onExitCodes: a failed container exits with 1 or more"));
+  }
+
+  private DynamicTest failurePolicy(Limit valid, String title, String policy, String... errors) {
+    String job = LimitCases.job(group + "/" + version, kind, replicaSpecsField(), limitContainer(), valid.name(),
+        valid.replicas()).replace("\nspec:\n", "\nspec:\n  runPolicy: {failurePolicy: " + policy + "}\n");
+    return DynamicTest.dynamicTest(title, () -> assertThat(crd().rules().errors(job))
+        .containsExactlyInAnyOrder(errors));
   }
 
   /** The message of the rule that caps the replicas summed over the kind's types, {@code spec.<field>: at most ...}. */

@@ -23,7 +23,7 @@ import java.util.Map;
  * The validation of a CRD's first version evaluated offline, on create, the way the API server does it for what the
  * tables of the CRD tests need: every {@code x-kubernetes-validations} rule that does not read {@code oldSelf} (with
  * Google's CEL for Java, standard macros and functions: the rules use nothing else), plus {@code minimum},
- * {@code maximum}, {@code minProperties} and {@code maxProperties}. A broken rule is reported by its message (which
+ * {@code maximum}, {@code minProperties}, {@code maxProperties}, {@code minItems} and {@code maxItems}. A broken rule is reported by its message (which
  * names its field), a broken bound by the API server's field path ({@code spec.pytorchReplicaSpecs.Worker.replicas})
  * and the bound.
  *
@@ -83,6 +83,14 @@ public final class CrdRules {
         } else if (schema.getAdditionalProperties() != null) {
           validate(child(path, key), schema.getAdditionalProperties().getSchema(), entry.getValue(), errors);
         }
+      }
+    }
+    if (value instanceof List<?> list) {
+      if (schema.getMinItems() != null && list.size() < schema.getMinItems()) {
+        errors.add(path + ": should have at least " + schema.getMinItems() + " items");
+      }
+      if (schema.getMaxItems() != null && list.size() > schema.getMaxItems()) {
+        errors.add(path + ": must have at most " + schema.getMaxItems() + " items");
       }
     }
     if (value instanceof List<?> list && schema.getItems() != null) {

@@ -322,6 +322,97 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
         .check(classes);
   }
 
+  /**
+   * A kind gets the failure policy with no code of its own: with {@code runPolicy.failurePolicy}, one member of the
+   * sample job failing deletes every pod of the gang and says which member, and the next attempt's pods (every
+   * replica again) carry the attempt as a label and a variable in every container.
+   */
+  @Test
+  void oneMemberFailingRestartsTheWholeGang() {
+    J job = sampleWithFailurePolicy();
+    TrainingFramework<J> framework = framework();
+    Decision first = firstDecision(framework, job);
+    List<Pod> pods = createdPods(first);
+    assertThat(pods).allSatisfy(p -> assertAttempt(p, "0"));
+    List<Pod> observed = new java.util.ArrayList<>(pods.stream().map(p -> ended(p, "Running", null)).toList());
+    Pod member = observed.remove(observed.size() - 1);
+    observed.add(ended(member, "Failed", 137));
+    job = withStatus(job, first.status());
+
+    Decision restart = decideWith(framework, job, observed);
+    assertThat(restart.actions()).filteredOn(a -> a instanceof Action.DeletePod)
+        .extracting(a -> ((Action.DeletePod) a).name())
+        .containsExactlyInAnyOrderElementsOf(pods.stream().map(p -> p.getMetadata().getName()).toList());
+    assertThat(createdPods(restart)).isEmpty();
+    assertThat(restart.status().getRestarts()).isEqualTo(1);
+    String type = member.getMetadata().getLabels().get(KubeflowLabels.REPLICA_TYPE);
+    assertThat(restart.status().condition("Restarting")).hasValueSatisfying(c -> {
+      assertThat(c.getStatus()).isEqualTo("True");
+      assertThat(c.getReason()).endsWith("MemberFailed");
+      assertThat(c.getMessage()).containsIgnoringCase(type + " " + member.getMetadata().getLabels()
+          .get(KubeflowLabels.REPLICA_INDEX) + " exited with code 137");
+    });
+
+    job = withStatus(job, restart.status());
+    List<Pod> again = createdPods(decideWith(framework, job, List.of()));
+    assertThat(again).extracting(p -> p.getMetadata().getName())
+        .containsExactlyInAnyOrderElementsOf(pods.stream().map(p -> p.getMetadata().getName()).toList());
+    assertThat(again).allSatisfy(p -> assertAttempt(p, "1"));
+  }
+
+  private static void assertAttempt(Pod pod, String attempt) {
+    assertThat(pod.getMetadata().getLabels()).containsEntry(KubeflowLabels.RESTART_ATTEMPT, attempt);
+    assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
+    assertThat(pod.getSpec().getContainers()).allSatisfy(c -> assertThat(c.getEnv())
+        .anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue())
+            .isEqualTo(KubeflowLabels.RESTART_ATTEMPT_ENV + "=" + attempt)));
+  }
+
+  /** The sample job with {@code runPolicy.failurePolicy: {maxRestarts: 2}}, through its JSON as a user writes it. */
+  @SuppressWarnings("unchecked")
+  private J sampleWithFailurePolicy() {
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    serialization.registerKubernetesResource(framework().jobType());
+    Map<String, Object> manifest = serialization.unmarshal(JSON.asJson(sampleJob()), Map.class);
+    Map<String, Object> spec = (Map<String, Object>) manifest.get("spec");
+    Map<String, Object> runPolicy = (Map<String, Object>) spec.computeIfAbsent("runPolicy",
+        k -> new LinkedHashMap<String, Object>());
+    runPolicy.put("failurePolicy", Map.of("maxRestarts", 2));
+    return serialization.unmarshal(serialization.asJson(manifest), framework().jobType());
+  }
+
+  /** The job with this status, through JSON (the SPI's job has no status setter). */
+  @SuppressWarnings("unchecked")
+  private J withStatus(J job, dev.stint.spi.api.JobStatus status) {
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    serialization.registerKubernetesResource(framework().jobType());
+    Map<String, Object> manifest = serialization.unmarshal(JSON.asJson(job), Map.class);
+    manifest.put("status", serialization.unmarshal(JSON.asJson(status), Map.class));
+    return serialization.unmarshal(serialization.asJson(manifest), framework().jobType());
+  }
+
+  private Decision decideWith(TrainingFramework<J> framework, J job, List<Pod> pods) {
+    List<HasMetadata> createdOnce = EngineFramework.of(framework).supportingResources(job, NO_OUTCOMES).stream()
+        .filter(r -> r.content() != null).map(SupportingResource::resource).toList();
+    return JobDecider.decide(new JobContext<>(job, framework, NOW), new Observed(pods, List.of(), createdOnce));
+  }
+
+  /** The pod as the kubelet leaves it: running, or ended with this exit code in every container. */
+  private static Pod ended(Pod pod, String phase, Integer exitCode) {
+    Pod copy = JSON.unmarshal(JSON.asJson(pod), Pod.class);
+    copy.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase(phase)
+        .withContainerStatuses(copy.getSpec().getContainers().stream().map(c -> {
+          var status = new io.fabric8.kubernetes.api.model.ContainerStatusBuilder().withName(c.getName());
+          if (exitCode == null) {
+            status.withNewState().withNewRunning().endRunning().endState();
+          } else {
+            status.withNewState().withNewTerminated().withExitCode(exitCode).endTerminated().endState();
+          }
+          return status.build();
+        }).toList()).build());
+    return copy;
+  }
+
   private List<String> childNames(TrainingFramework<J> f, J job) {
     List<String> names = new java.util.ArrayList<>(createdPods(firstDecision(f, job)).stream()
         .map(p -> "Pod/" + p.getMetadata().getName()).toList());

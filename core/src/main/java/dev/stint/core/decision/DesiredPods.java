@@ -1,12 +1,15 @@
 package dev.stint.core.decision;
 
 import dev.stint.core.kueue.PodSetInfo;
+import dev.stint.spi.ContainerEnv;
+import dev.stint.spi.KubeflowLabels;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -24,7 +27,8 @@ final class DesiredPods {
 
   private DesiredPods() { }
 
-  static <J extends TrainingJob<?>> Pod build(JobContext<J> ctx, ReplicaId replica) {
+  /** @param attempt the job's attempt ({@code status.restarts}), written on the pod when it has a failure policy */
+  static <J extends TrainingJob<?>> Pod build(JobContext<J> ctx, ReplicaId replica, int attempt) {
     ReplicaSpec spec = ctx.replicaSpecs().get(replica.type());
     PodTemplateSpec template = spec.getTemplate() == null ? new PodTemplateSpec()
         : ModelJson.copy(spec.getTemplate(), PodTemplateSpec.class);
@@ -38,7 +42,9 @@ final class DesiredPods {
     pod.getMetadata().setOwnerReferences(List.of(ctx.ownerReference()));
     PodSpec podSpec = template.getSpec() == null ? new PodSpec() : template.getSpec();
     String policy = ctx.restartPolicy(replica.type());
-    podSpec.setRestartPolicy(RestartPolicies.podRestartPolicy(policy));
+    boolean gang = ctx.runPolicy().getFailurePolicy() != null;
+    // with a failure policy, a container that exits ends its pod: restarted in place, it could not rejoin the gang
+    podSpec.setRestartPolicy(gang ? RestartPolicies.NEVER : RestartPolicies.podRestartPolicy(policy));
     pod.setSpec(podSpec);
     addDefaultPort(ctx, podSpec);
     ctx.gate().podSet(replica.type()).ifPresent(info -> admitted(pod, info));
@@ -46,7 +52,30 @@ final class DesiredPods {
     if (ctx.settings().gangScheduling()) {
       GangScheduling.decorate(ctx, replica, pod);
     }
+    if (gang) {
+      attempt(pod, attempt); // after the framework's variables, so theirs keep upstream's order
+    }
     return pod;
+  }
+
+  /**
+   * The attempt, for people and tools (label and annotation, as JobSet's) and for the training code (a variable in
+   * every container, init containers included, so that a script can resume from its checkpoint and log the attempt).
+   */
+  private static void attempt(Pod pod, int attempt) {
+    String value = Integer.toString(attempt);
+    pod.getMetadata().getLabels().put(KubeflowLabels.RESTART_ATTEMPT, value);
+    Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? new LinkedHashMap<>()
+        : pod.getMetadata().getAnnotations();
+    annotations.put(KubeflowLabels.RESTART_ATTEMPT, value);
+    pod.getMetadata().setAnnotations(annotations);
+    List<EnvVar> env = List.of(new EnvVar(KubeflowLabels.RESTART_ATTEMPT_ENV, value, null));
+    if (pod.getSpec().getContainers() != null) {
+      ContainerEnv.appendToEach(pod, env);
+    }
+    if (pod.getSpec().getInitContainers() != null) {
+      pod.getSpec().getInitContainers().forEach(c -> ContainerEnv.append(c, env));
+    }
   }
 
   /**

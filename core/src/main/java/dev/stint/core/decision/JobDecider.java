@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * The engine's decision for one job, as a pure function: (job, observed children, now) → (actions, next status,
  * events, requeue). It has no client and no clock. The order of the steps follows the Kubeflow training operator:
- * created → validated → finished → suspended → resumed → run limits → replicas → status.
+ * created → validated → finished → suspended → resumed → run limits → replicas → failure policy
+ * → status.
  */
 public final class JobDecider {
 
@@ -61,19 +62,25 @@ public final class JobDecider {
       fail(out, observed, "Failed", deadline.get());
       return out.build();
     }
-    ReplicaTally tally = new ReplicaSync<>(out, observed).run();
-    WaitingPods waiting = WaitingPods.of(out.ctx(), observed, out.status().getStartTime());
+    GangRestart<J> gang = GangRestart.of(out);
+    Observed current = gang.sweepEarlierAttempts(observed);
+    ReplicaTally tally = new ReplicaSync<>(out, current).run();
+    WaitingPods waiting = WaitingPods.of(out.ctx(), current, out.status().getStartTime());
     tally.podsWaiting = waiting.any();
     if (!GangScheduling.podsMayStart(out.ctx(), observed)) {
       // Volcano has not admitted the gang yet: hold the pods back, as upstream does, and say when we looked
       out.actions().removeIf(a -> a instanceof Action.CreatePod);
       out.status().setLastReconcileTime(out.ctx().nowString());
     }
+    gang.holdWhileEarlierPodsRemain();
     Optional<String> backoff = RunLimits.pastBackoffLimit(out.ctx(), tally);
     if (backoff.isPresent()) {
       out.actions().clear();
       StatusAggregator.writeCounts(out, tally);
       fail(out, observed, "Failed", backoff.get());
+      return out.build();
+    }
+    if (gang.onMemberFailure(tally, current)) {
       return out.build();
     }
     StatusAggregator.apply(out, tally);
@@ -140,7 +147,7 @@ public final class JobDecider {
     return new Decision(List.of(), status, List.copyOf(events), Optional.empty());
   }
 
-  private static <J extends TrainingJob<?>> void fail(DecisionBuilder<J> out, Observed observed, String reason,
+  static <J extends TrainingJob<?>> void fail(DecisionBuilder<J> out, Observed observed, String reason,
                                                       String message) {
     out.status().setCompletionTime(out.ctx().nowString());
     out.condition(ConditionType.Failed, true, reason, message);

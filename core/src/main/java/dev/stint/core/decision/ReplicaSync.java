@@ -29,12 +29,17 @@ final class ReplicaSync<J extends TrainingJob<?>> {
   /** Pod creations one pass asks for at most; the rest come in the passes after it. */
   static final int MAX_CREATES_PER_PASS = 500;
   private int creations;
+  /** The job has a failure policy: a member's failure is the gang's, judged after the tally ({@link GangRestart}). */
+  private final boolean gang;
+  private final int attempt;
 
   ReplicaSync(DecisionBuilder<J> out, Observed observed) {
     this.out = out;
     this.ctx = out.ctx();
     this.observed = observed;
     this.priorRestarts = out.status().getReplicaStatuses().values().stream().mapToInt(r -> r.restarts()).sum();
+    this.gang = ctx.runPolicy().getFailurePolicy() != null;
+    this.attempt = GangRestart.attempt(out.status());
   }
 
   ReplicaTally run() {
@@ -90,20 +95,29 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     String name = ctx.podName(id);
     if (withPod) {
       creations++;
-      out.act(new Action.CreatePod(name, () -> DesiredPods.build(ctx, id)));
+      out.act(new Action.CreatePod(name, () -> DesiredPods.build(ctx, id, attempt)));
     }
     if (ctx.framework().servicePerPod() && observed.service(name).isEmpty()) {
-      out.act(new Action.CreateService(name, () -> DesiredServices.build(ctx, id, DesiredPods.build(ctx, id))));
+      out.act(new Action.CreateService(name,
+          () -> DesiredServices.build(ctx, id, DesiredPods.build(ctx, id, attempt))));
     }
   }
 
   private void observe(ReplicaId id, Pod pod, TypeTally t) {
     switch (PodState.of(pod)) {
-      case TERMINATING -> t.terminating++;
-      case PENDING -> { }
+      case TERMINATING -> {
+        t.terminating++;
+        // preempted, evicted or drained while it runs: the member is lost even before its pod is gone (a pod of
+        // an earlier attempt, being deleted by the restart, is no member any more)
+        if (gang && GangRestart.attemptOf(pod) == attempt) {
+          doomed(id, pod);
+        }
+      }
+      case PENDING -> doomed(id, pod);
       case RUNNING -> {
         t.active++;
         t.activeIndexes.add(id.index());
+        doomed(id, pod);
       }
       case SUCCEEDED -> {
         t.succeeded++;
@@ -117,6 +131,10 @@ final class ReplicaSync<J extends TrainingJob<?>> {
   }
 
   private void failed(ReplicaId id, Pod pod, TypeTally t) {
+    if (gang) {
+      memberFailed(id, pod, t);
+      return;
+    }
     if (PodState.disrupted(pod)) {
       // preempted, evicted, node drained: not the training's fault, so replaced without counting as a retry
       t.failed--;
@@ -140,6 +158,38 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     out.act(new Action.DeletePod(pod.getMetadata().getName(), "restart after exit code " + exitCode));
     out.condition(ConditionType.Restarting, true, "Restarting",
         "job " + ctx.name() + " is restarting because " + id.type() + " replica(s) failed.");
+  }
+
+  /**
+   * A member of a job with a failure policy that Kubernetes marked {@code DisruptionTarget=True} before stopping it
+   * (eviction, preemption, a drain): lost already, so the gang restarts without waiting for the pod to go.
+   */
+  private void doomed(ReplicaId id, Pod pod) {
+    if (gang && PodState.disrupted(pod)) {
+      tally.memberFailures().add(MemberFailure.of(id, pod, ctx.exitCodeContainer(pod)));
+    }
+  }
+
+  /**
+   * A failed member of a job with a failure policy: never restarted alone. A disruption counts as no failure; a
+   * failure its restart policy does not retry is final (the success policy may tolerate it); every other goes to the
+   * policy, except an ExitCode replica's permanent codes (1-127), which fail the job as without a failure policy.
+   */
+  private void memberFailed(ReplicaId id, Pod pod, TypeTally t) {
+    MemberFailure failure = MemberFailure.of(id, pod, ctx.exitCodeContainer(pod));
+    if (failure.disrupted()) {
+      t.failed--;
+      tally.memberFailures().add(failure);
+      return;
+    }
+    String policy = ctx.restartPolicy(id.type());
+    if (!RestartPolicies.retries(policy, failure.exitCode())) {
+      t.failedForGood.put(id.index(), failure.exitCode());
+      if (RestartPolicies.EXIT_CODE.equals(policy)) {
+        return;
+      }
+    }
+    tally.memberFailures().add(failure);
   }
 
   /** Container restarts in running pods of types whose restart policy lets the kubelet restart them (upstream). */

@@ -43,6 +43,13 @@ final class ReplicaTally {
   /** Some pod cannot run ({@link WaitingPods}): then not every replica is up, even if every pod's phase is Running. */
   boolean podsWaiting;
 
+  /** Members that failed or were disrupted, for a job with a failure policy: in the framework's order, by index. */
+  private final java.util.List<MemberFailure> memberFailures = new java.util.ArrayList<>();
+
+  java.util.List<MemberFailure> memberFailures() {
+    return memberFailures;
+  }
+
   TypeTally type(String type, int replicas) {
     return byType.computeIfAbsent(type, t -> new TypeTally(replicas));
   }

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HeapGuard implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HeapGuard.class);
+  /** When a job held back because the heap is short asks again. */
+  public static final java.time.Duration RETRY = java.time.Duration.ofSeconds(5);
   static final String PRESSURE = "stint.heap.pressure";
   static final String LIVE = "stint.heap.live";
   static final String HELD = "stint.jobs.held";

@@ -21,7 +21,6 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -158,7 +157,8 @@ public final class KueueLink<J extends TrainingJob<?>> {
     List<WorkloadWrite> writes = new ArrayList<>(WorkloadSync.decide(followed.workload(), next, suspended, pods,
         now));
     boolean ended = next != null && (next.isTrue("Succeeded") || next.isTrue("Failed"));
-    ReclaimablePods.decide(followed.workload(), ended, pods, restartPolicies(job)).ifPresent(writes::add);
+    ReclaimablePods.decide(followed.workload(), ended, pods, ReclaimablePods.restartPolicies(job))
+        .ifPresent(writes::add);
     var labels = job.getMetadata().getLabels();
     QueueingChange.decide(followed.workload(), WorkloadFor.queueName(job),
         labels == null ? null : labels.get(KueueApi.PRIORITY_CLASS_LABEL)).ifPresent(writes::add);
@@ -231,16 +231,6 @@ public final class KueueLink<J extends TrainingJob<?>> {
   /** In the background, after the API server confirmed the job is gone: the caches may lag behind it. */
   private void release(GenericKubernetesResource workload) {
     writer.releaseLater(workload, framework.jobType());
-  }
-
-  /** Each replica type's restart policy, by its podSet name. */
-  private static Map<String, String> restartPolicies(TrainingJob<?> job) {
-    Map<String, String> policies = new HashMap<>();
-    if (job.getSpec() != null && job.getSpec().replicaSpecs() != null) {
-      job.getSpec().replicaSpecs().forEach((type, spec) -> policies.put(type.toLowerCase(Locale.ROOT),
-          spec == null ? null : spec.getRestartPolicy()));
-    }
-    return policies;
   }
 
   private Optional<GenericKubernetesResource> workloadOf(J job) {

@@ -2,9 +2,12 @@ package dev.stint.core.kueue;
 
 import dev.stint.core.decision.JobLabels;
 import io.fabric8.kubernetes.api.model.Pod;
+import dev.stint.spi.TrainingJob;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -53,6 +56,20 @@ public final class ReclaimablePods {
     }
     return counts.equals(workload.reclaimablePods()) ? Optional.empty()
         : Optional.of(new WorkloadWrite.ApplyReclaimablePods(counts));
+  }
+
+  /**
+   * Each replica type's restart policy, by its podSet name, as far as reclaiming goes: {@code Always} for every type
+   * of a job with a failure policy, whose gang restart starts succeeded replicas again and needs their quota back.
+   */
+  public static Map<String, String> restartPolicies(TrainingJob<?> job) {
+    Map<String, String> policies = new HashMap<>();
+    if (job.getSpec() != null && job.getSpec().replicaSpecs() != null) {
+      boolean gang = job.getSpec().runPolicy() != null && job.getSpec().runPolicy().getFailurePolicy() != null;
+      job.getSpec().replicaSpecs().forEach((type, spec) -> policies.put(type.toLowerCase(Locale.ROOT),
+          gang ? "Always" : spec == null ? null : spec.getRestartPolicy()));
+    }
+    return policies;
   }
 
   private static boolean isSucceeded(Pod pod) {

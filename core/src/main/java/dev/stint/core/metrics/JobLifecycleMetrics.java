@@ -30,6 +30,8 @@ public final class JobLifecycleMetrics {
   public static final String FAILED = "stint.jobs.failed";
   /** {@code stint_jobs_failed_create_total}. */
   public static final String FAILED_CREATE = "stint.jobs.failed.create";
+  /** {@code stint_gang_restarts_total{kind, counted}}: gang restarts of failure policies. */
+  public static final String GANG_RESTARTS = "stint.gang.restarts";
   /** {@code stint_refused_retries_total}. */
   public static final String RETRIES = "stint.refused.retries";
 
@@ -104,6 +106,23 @@ public final class JobLifecycleMetrics {
     }
     outcomes(kind, before, after);
     waiting.record(uid, kind, after);
+    gangRestarts(kind, before, after);
+  }
+
+  /** A pass that restarted the gang raised {@code status.restarts}; a counted one also the count toward the limit. */
+  private void gangRestarts(String kind, JobStatus before, JobStatus after) {
+    int restarts = orZero(after.getRestarts()) - orZero(before.getRestarts());
+    if (restarts != 1) {
+      return; // unchanged, or a count taken back from the pods' labels after a lost status: no restart of ours
+    }
+    boolean counted = orZero(after.getRestartsCountTowardsMax()) > orZero(before.getRestartsCountTowardsMax());
+    Counter.builder(GANG_RESTARTS).description("Gang restarts of failure policies: every pod of a job deleted and "
+            + "created again after one member failed (counted: toward failurePolicy.maxRestarts)")
+        .tag("kind", kind).tag("counted", Boolean.toString(counted)).register(metrics.registry()).increment();
+  }
+
+  private static int orZero(Integer value) {
+    return value == null ? 0 : value;
   }
 
   private void outcomes(String kind, JobStatus before, JobStatus after) {

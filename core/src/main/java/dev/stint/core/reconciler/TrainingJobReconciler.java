@@ -59,8 +59,6 @@ import org.slf4j.LoggerFactory;
 public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Reconciler<J> {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
   private static final Duration PREBUILT_RETRY = Duration.ofSeconds(5);
-  /** When a job held back because the heap is short asks again. */
-  private static final Duration HEAP_RETRY = Duration.ofSeconds(5);
 
   private final EngineFramework<J> framework;
   private final EngineFramework<J> guarded;
@@ -359,13 +357,12 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     String uid = job.getMetadata().getUid();
     List<Action> decided = deletions.unsent(uid, ActionApplier.beforeStatus(decision.actions()), observed.pods());
     List<Action> unsent = creations.unsent(uid, decided, observed);
-    // a short heap holds back jobs that have no pods yet; those that have some get the rest, so none is left half up
-    boolean heldForHeap = observed.pods().isEmpty() && ActionApplier.createsChildren(unsent) && !heap.admitsNewJobs();
+    // the API server accepted this job's pods before when some are there, or when a gang restart replaced them all
+    boolean accepted = !observed.pods().isEmpty() || status.getRestarts() != null && status.getRestarts() > 0;
+    // a short heap holds back jobs that never had pods; those that have some get the rest, so none is left half up
+    boolean heldForHeap = !accepted && ActionApplier.createsChildren(unsent) && !heap.admitsNewJobs();
     List<Action> before = heldForHeap ? ActionApplier.withoutCreations(unsent) : unsent;
-    if (heldForHeap) {
-      LOG.debug("Held back: the heap is short; asking again in {} s", HEAP_RETRY.toSeconds());
-    }
-    applier.apply(job, before, events, !observed.pods().isEmpty());
+    applier.apply(job, before, events, accepted);
     deletions.sent(uid, before, observed.pods());
     creations.sent(uid, before);
     if (write && !statusFirst) {
@@ -385,7 +382,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     }
     UpdateControl<J> control = UpdateControl.noUpdate();
     // a creation held back, its child not in the cache yet: normally the child's arrival wakes the job first
-    Duration held = heldForHeap ? HEAP_RETRY
+    Duration held = heldForHeap ? HeapGuard.RETRY
         : before.size() < decided.size() ? CreationsInFlight.EXPIRY.plusSeconds(1) : null;
     if (decision.requeueAfter().isPresent()) {
       Duration requeue = decision.requeueAfter().get().plusMillis(500);

@@ -93,4 +93,16 @@ class ReclaimablePodsTest {
       assertThat(write).contains(new ApplyReclaimablePods(expected));
     }
   }
+
+  /** A gang restart starts succeeded replicas again: a job with a failure policy gives no quota back before it ends. */
+  @org.junit.jupiter.api.Test
+  void aJobWithAFailurePolicyReclaimsNothing() {
+    var plain = dev.stint.core.testing.TestJobs.job("j").leader(1).workers(2).restartPolicy("Never").build();
+    org.assertj.core.api.Assertions.assertThat(ReclaimablePods.restartPolicies(plain))
+        .containsOnly(Map.entry("leader", "Never"), Map.entry("worker", "Never"));
+    var gang = dev.stint.core.testing.TestJobs.job("j").leader(1).workers(2).restartPolicy("Never")
+        .runPolicy(p -> p.setFailurePolicy(new dev.stint.spi.api.FailurePolicySpec())).build();
+    org.assertj.core.api.Assertions.assertThat(ReclaimablePods.restartPolicies(gang))
+        .containsOnly(Map.entry("leader", "Always"), Map.entry("worker", "Always"));
+  }
 }

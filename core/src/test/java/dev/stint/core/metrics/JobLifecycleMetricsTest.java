@@ -94,4 +94,21 @@ class JobLifecycleMetricsTest {
     // the old name without the stint_ prefix is gone
     assertThat(scrape.samples("jobs_partially_succeeded_total")).isEmpty();
   }
+
+  static JobStatus restarted(Integer restarts, Integer counted) {
+    JobStatus s = status("Restarting");
+    s.setRestarts(restarts);
+    s.setRestartsCountTowardsMax(counted);
+    return s;
+  }
+
+  @Test
+  void gangRestartsCountedOrNot() {
+    lifecycle.record("u", "TFJob", status("Running"), restarted(1, 1), 4, now);
+    lifecycle.record("u", "TFJob", restarted(1, 1), restarted(1, 1), 0, now); // the same restart, seen again
+    lifecycle.record("u", "TFJob", restarted(1, 1), restarted(2, 1), 4, now); // a disruption: free
+    lifecycle.record("v", "TFJob", status("Running"), restarted(5, null), 4, now); // taken back from pod labels
+    assertThat(scrape().value("stint_gang_restarts_total", "kind", "TFJob", "counted", "true")).isEqualTo(1);
+    assertThat(scrape().value("stint_gang_restarts_total", "kind", "TFJob", "counted", "false")).isEqualTo(1);
+  }
 }

@@ -118,7 +118,8 @@ class MPIJobCrdTest extends CrdContractTest {
         .containsExactly("spec.launcherCreationPolicy must be AtStartup or WaitForWorkersReady");
     assertThat(GeneratedCrd.messages(crd().node(".spec"))).containsExactly(
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
-        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
+        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
+        "spec.runPolicy.failurePolicy.rules: a rule's targetReplicaTypes names a replica type the job does not have");
   }
 
   @Test

@@ -53,7 +53,8 @@ class PyTorchCrdTest extends CrdContractTest {
         "spec.pytorchReplicaSpecs.Worker: must be set when spec.elasticPolicy is used",
         "spec.elasticPolicy.nProcPerNode: must not be used with spec.nprocPerNode",
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
-        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type");
+        "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
+        "spec.runPolicy.failurePolicy.rules: a rule's targetReplicaTypes names a replica type the job does not have");
     assertThat(GeneratedCrd.messages(crd().node(".spec.pytorchReplicaSpecs"))).containsExactly(
         "spec.pytorchReplicaSpecs: replica types must be Master or Worker",
         "spec.pytorchReplicaSpecs: every replica type needs template.spec.containers with at least one container",

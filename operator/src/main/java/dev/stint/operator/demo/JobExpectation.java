@@ -11,27 +11,32 @@ import java.util.Optional;
 
 /**
  * What the demo expects of one example job, read from the job's annotations (which a real cluster ignores): the
- * outcome it ends with ({@value #EXPECTED_OUTCOME}, Succeeded by default) and whether the demo suspends and resumes it
- * on the way ({@value #SUSPEND_SECONDS}). The demo exits 0 only when every job met its expectation.
+ * outcome it ends with ({@value #EXPECTED_OUTCOME}, Succeeded by default), whether the demo suspends and resumes it
+ * on the way ({@value #SUSPEND_SECONDS}), and how many gang restarts its failure policy makes
+ * ({@value #EXPECTED_RESTARTS}). The demo exits 0 only when every job met its expectation.
  */
 final class JobExpectation {
   /** On a job: the {@code status.outcome} it must end with: Succeeded (the default), PartiallySucceeded or Failed. */
   static final String EXPECTED_OUTCOME = "stint.dev/demo-expected-outcome";
   /** On a job: suspend it once it runs, and resume it this many seconds (decimals allowed) after its pods are gone. */
   static final String SUSPEND_SECONDS = "stint.dev/demo-suspend-seconds";
+  /** On a job with a failure policy: the gang restarts ({@code status.restarts}) it must end with. */
+  static final String EXPECTED_RESTARTS = "stint.dev/demo-expected-restarts";
 
   private static final List<String> OUTCOMES = List.of("Succeeded", "PartiallySucceeded", "Failed");
   private static final Duration MAX_PAUSE = Duration.ofHours(1);
 
   private final String outcome;
   private final Duration suspendFor;
+  private final Integer restarts;
 
   /** Whether a job met its expectation, and a line that says so to a reader. */
   record Verdict(boolean met, String line) { }
 
-  private JobExpectation(String outcome, Duration suspendFor) {
+  private JobExpectation(String outcome, Duration suspendFor, Integer restarts) {
     this.outcome = outcome;
     this.suspendFor = suspendFor;
+    this.restarts = restarts;
   }
 
   /**
@@ -49,7 +54,18 @@ final class JobExpectation {
           + ", not '" + outcome + "'");
     }
     String seconds = annotations.get(SUSPEND_SECONDS);
-    return new JobExpectation(outcome, seconds == null ? null : pause(where, seconds));
+    return new JobExpectation(outcome, seconds == null ? null : pause(where, seconds),
+        restarts(where, annotations.get(EXPECTED_RESTARTS)));
+  }
+
+  private static Integer restarts(String where, String value) {
+    if (value == null) {
+      return null;
+    }
+    if (!value.trim().matches("\\d{1,4}")) {
+      throw new CommandFailure(where + EXPECTED_RESTARTS + " must be a whole number, not '" + value + "'");
+    }
+    return Integer.parseInt(value.trim());
   }
 
   private static Duration pause(String where, String value) {
@@ -84,6 +100,17 @@ final class JobExpectation {
     line.append(outcomeMet ? ", as expected" : ", but the demo expects " + outcome);
     explanation(status, actual).ifPresent(message -> line.append(": ").append(message));
     boolean met = outcomeMet;
+    if (status != null && status.getRestarts() != null) {
+      // a failure policy restarted the gang: say how often, and whether the example expected it
+      line.append("; gang restarts ").append(status.getRestarts());
+      if (restarts != null && restarts != status.getRestarts().intValue()) {
+        line.append(" (the demo expects ").append(restarts).append(")");
+        met = false;
+      }
+    } else if (restarts != null && restarts != 0) {
+      line.append("; no gang restart (the demo expects ").append(restarts).append(")");
+      met = false;
+    }
     if (script.isPresent()) {
       int suspensions = status == null || status.getSuspensions() == null ? 0 : status.getSuspensions();
       boolean storyMet = script.get().done() && suspensions == 1;

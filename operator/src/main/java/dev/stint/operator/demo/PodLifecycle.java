@@ -1,6 +1,7 @@
 package dev.stint.operator.demo;
 
 import dev.stint.core.decision.JobLabels;
+import dev.stint.spi.KubeflowLabels;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
@@ -94,16 +95,25 @@ final class PodLifecycle {
           + "'", e);
     }
     String indexes = annotation(pod, SimulatedKubelet.EXIT_CODE_INDEXES);
-    return indexes == null || exitCodeIndexes(indexes).contains(replicaIndex(pod)) ? code : 0;
+    String attempts = annotation(pod, SimulatedKubelet.EXIT_CODE_ATTEMPTS);
+    boolean index = indexes == null || numbers(SimulatedKubelet.EXIT_CODE_INDEXES, indexes).contains(replicaIndex(pod));
+    boolean attempt = attempts == null
+        || numbers(SimulatedKubelet.EXIT_CODE_ATTEMPTS, attempts).contains(label(pod, KubeflowLabels.RESTART_ATTEMPT, "0"));
+    return index && attempt ? code : 0;
   }
 
-  private static Set<String> exitCodeIndexes(String value) {
+  private static String label(Pod pod, String key, String otherwise) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    return labels == null ? otherwise : labels.getOrDefault(key, otherwise);
+  }
+
+  private static Set<String> numbers(String annotation, String value) {
     Set<String> indexes = new HashSet<>();
     for (String index : value.split(",")) {
       String trimmed = index.trim();
       if (!trimmed.matches("\\d{1,9}")) {
-        throw new IllegalArgumentException(SimulatedKubelet.EXIT_CODE_INDEXES
-            + " must be replica indexes separated by commas, such as \"1,3\", not '" + value + "'");
+        throw new IllegalArgumentException(annotation
+            + " must be whole numbers separated by commas, such as \"1,3\", not '" + value + "'");
       }
       indexes.add(Integer.toString(Integer.parseInt(trimmed)));
     }

@@ -43,6 +43,12 @@ public final class SimulatedKubelet implements AutoCloseable {
    * how one replica of a type fails while its siblings, made from the same template, succeed.
    */
   public static final String EXIT_CODE_INDEXES = "stint.dev/demo-exit-code-indexes";
+  /**
+   * Attempts of a job with a failure policy ({@code training.kubeflow.org/restart-attempt}, comma-separated, such as
+   * {@code "0"}) whose pods exit with {@value #EXIT_CODE}; the pods of later attempts exit with 0. Absent: every
+   * attempt. This is how a member fails once and the gang, restarted, succeeds.
+   */
+  public static final String EXIT_CODE_ATTEMPTS = "stint.dev/demo-exit-code-attempts";
   public static final Duration DEFAULT_START_DELAY = Duration.ofMillis(500);
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(200);
 

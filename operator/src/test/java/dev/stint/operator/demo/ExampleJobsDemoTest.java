@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The demo as a newcomer runs it: the built-in frameworks, the repository's CRDs and example jobs. Every example ends
- * as it expects, among them the suspended and resumed job and the partial success.
+ * as it expects, among them the suspended and resumed job, the partial success and the gang restart.
  */
 @EnableKubernetesMockClient(crud = true)
 class ExampleJobsDemoTest {
@@ -30,7 +30,7 @@ class ExampleJobsDemoTest {
   KubernetesClient client;
 
   @Test
-  void everyExampleJobEndsAsItExpectsWithASuspensionAndAPartialSuccessAmongThem() throws Exception {
+  void everyExampleJobEndsAsItExpectsWithASuspensionAPartialSuccessAndAGangRestartAmongThem() throws Exception {
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     Demo demo = new Demo(FrameworkRegistry.of(new PyTorchFramework(), new TensorFlowFramework(), new MpiFramework()),
         ManifestDirectory.onDisk(ROOT.resolve("crds")), ManifestDirectory.onDisk(ROOT.resolve("examples")),
@@ -51,16 +51,22 @@ class ExampleJobsDemoTest {
         .containsSubsequence(Tuple.tuple("PartiallySucceeded", "True", "PyTorchJobPartiallySucceeded"),
             Tuple.tuple("Succeeded", "True", "PyTorchJobPartiallySucceeded"));
     assertThat(partial.getStatus().getReplicaStatuses().get("Worker").getFailedIndexes()).isEqualTo("1");
+    PyTorchJob gang = pytorchJob("pytorch-gang-restart");
+    assertThat(gang.getStatus().getOutcome()).isEqualTo("Succeeded");
+    assertThat(gang.getStatus().getRestarts()).isEqualTo(1);
+    assertThat(gang.getStatus().getRestartsCountTowardsMax()).isEqualTo(1);
+    assertThat(gang.getStatus().getReplicaStatuses().get("Worker").getFailedIndexes()).as("the last attempt's").isNull();
     assertThat(text).contains(
         ">> pytorch-suspend-resume is suspended: 3 pods deleted, active 0, suspensions 1",
         ">> pytorch-suspend-resume is running again: 3 new pods",
         "ok   pytorch-suspend-resume: Succeeded, as expected; suspensions 1",
         "ok   pytorch-partial-success: PartiallySucceeded, as expected: PyTorchJob pytorch-partial-success "
             + "partially succeeded: Worker 1 failed (exit code 1)",
+        "ok   pytorch-gang-restart: Succeeded, as expected; gang restarts 1",
         "ok   pytorch-simple: Succeeded, as expected",
         "ok   pi: Succeeded, as expected",
         "ok   dist-mnist-for-e2e-test: Succeeded, as expected",
-        "All 5 job(s) ended as expected.");
+        "All 6 job(s) ended as expected.");
   }
 
   private PyTorchJob pytorchJob(String name) {

@@ -37,6 +37,13 @@ public final class JobRules {
   public static final String SUCCESS_RULES = "!has(self.runPolicy) || !has(self.runPolicy.successPolicy)"
       + " || self.runPolicy.successPolicy.rules";
 
+  /**
+   * Spec: no failure rules, or the rules, to be followed by {@code .all(r, ...)} (rules that keep the targets of
+   * {@code runPolicy.failurePolicy} to the kind's replica types).
+   */
+  public static final String FAILURE_RULES = "!has(self.runPolicy) || !has(self.runPolicy.failurePolicy)"
+      + " || !has(self.runPolicy.failurePolicy.rules) || self.runPolicy.failurePolicy.rules";
+
   /** Inside {@code self.all(t, ...)} over the replica-spec map: type {@code t} has a template with containers. */
   public static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
       + " && has(self[t].template.spec.containers)";

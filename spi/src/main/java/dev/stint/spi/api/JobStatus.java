@@ -19,6 +19,8 @@ public class JobStatus {
   private Integer suspensions;
   private Long observedGeneration;
   private String outcome;
+  private Integer restarts;
+  private Integer restartsCountTowardsMax;
 
   public List<JobCondition> getConditions() { return conditions; }
   public void setConditions(List<JobCondition> conditions) { this.conditions = conditions; }
@@ -43,6 +45,16 @@ public class JobStatus {
    */
   public String getOutcome() { return outcome; }
   public void setOutcome(String outcome) { this.outcome = outcome; }
+
+  /**
+   * Gang restarts of the job's failure policy so far, counted or not (a Stint addition, JobSet's {@code restarts});
+   * also the attempt number of the pods running now.
+   */
+  public Integer getRestarts() { return restarts; }
+  public void setRestarts(Integer restarts) { this.restarts = restarts; }
+  /** Gang restarts that counted toward {@code failurePolicy.maxRestarts} (JobSet's {@code restartsCountTowardsMax}). */
+  public Integer getRestartsCountTowardsMax() { return restartsCountTowardsMax; }
+  public void setRestartsCountTowardsMax(Integer v) { this.restartsCountTowardsMax = v; }
 
   /** The condition of a type, if present. */
   public Optional<JobCondition> condition(String type) {
@@ -70,6 +82,8 @@ public class JobStatus {
     s.suspensions = suspensions;
     s.observedGeneration = observedGeneration;
     s.outcome = outcome;
+    s.restarts = restarts;
+    s.restartsCountTowardsMax = restartsCountTowardsMax;
     return s;
   }
 
@@ -78,7 +92,8 @@ public class JobStatus {
     return Objects.equals(conditions, s.conditions) && Objects.equals(replicaStatuses, s.replicaStatuses)
         && Objects.equals(startTime, s.startTime) && Objects.equals(completionTime, s.completionTime)
         && Objects.equals(lastReconcileTime, s.lastReconcileTime) && Objects.equals(suspensions, s.suspensions)
-        && Objects.equals(observedGeneration, s.observedGeneration) && Objects.equals(outcome, s.outcome);
+        && Objects.equals(observedGeneration, s.observedGeneration) && Objects.equals(outcome, s.outcome)
+        && Objects.equals(restarts, s.restarts) && Objects.equals(restartsCountTowardsMax, s.restartsCountTowardsMax);
   }
 
   @Override public int hashCode() { return Objects.hash(conditions, replicaStatuses, startTime, completionTime); }

@@ -53,6 +53,10 @@ public class RunPolicy {
   @JsonPropertyDescription("Rules that override the kind's default success policy (a Stint addition).")
   private SuccessPolicySpec successPolicy;
 
+  @JsonPropertyDescription("What a member's failure does: restart the whole gang, up to maxRestarts, or fail the job "
+      + "(a Stint addition, in JobSet's vocabulary). Unset: a failed pod is restarted alone.")
+  private FailurePolicySpec failurePolicy;
+
   public String getCleanPodPolicy() { return cleanPodPolicy; }
   public void setCleanPodPolicy(String cleanPodPolicy) { this.cleanPodPolicy = cleanPodPolicy; }
   public Integer getTtlSecondsAfterFinished() { return ttlSecondsAfterFinished; }
@@ -73,6 +77,9 @@ public class RunPolicy {
 
   public SuccessPolicySpec getSuccessPolicy() { return successPolicy; }
   public void setSuccessPolicy(SuccessPolicySpec successPolicy) { this.successPolicy = successPolicy; }
+
+  public FailurePolicySpec getFailurePolicy() { return failurePolicy; }
+  public void setFailurePolicy(FailurePolicySpec failurePolicy) { this.failurePolicy = failurePolicy; }
 
   /** True when {@code suspend} is set to true. */
   public boolean suspended() { return Boolean.TRUE.equals(suspend); }

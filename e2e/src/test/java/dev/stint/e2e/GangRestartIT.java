@@ -1,0 +1,213 @@
+package dev.stint.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stint.spi.api.JobStatus;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/**
+ * {@code runPolicy.failurePolicy} on the real API server with kwok nodes, for PyTorchJob, TFJob (chief, PS and
+ * workers), MPIJob (launcher and workers) and the JAX sample plugin, each from a manifest as a user writes it: one
+ * worker's failure restarts the whole gang (every pod new, the attempt on each), a disruption restarts it without
+ * counting, the job then succeeds on its last attempt; beyond the limit the job fails naming it. A suspension in the
+ * middle of a restart converges, and the resume starts the next attempt cleanly.
+ */
+class GangRestartIT {
+  static final Duration WAIT = Duration.ofSeconds(120);
+  static final String ATTEMPT = "training.kubeflow.org/restart-attempt";
+  static final List<RbacJobs.Kind> KINDS = List.of(
+      kind(RbacJobs.PYTORCH, "Master", 1, "Worker", 2),
+      kind(RbacJobs.TENSORFLOW, "Chief", 1, "PS", 1, "Worker", 2),
+      kind(RbacJobs.MPI, "Launcher", 1, "Worker", 2),
+      kind(RbacJobs.JAX, "Worker", 3));
+  static KubernetesClient client;
+  static OperatorProcess operator;
+  static String ns;
+
+  static RbacJobs.Kind kind(RbacJobs.Kind base, Object... typesAndCounts) {
+    Map<String, Integer> replicas = new LinkedHashMap<>();
+    for (int i = 0; i < typesAndCounts.length; i += 2) {
+      replicas.put((String) typesAndCounts[i], (Integer) typesAndCounts[i + 1]);
+    }
+    return new RbacJobs.Kind(base.apiVersion(), base.kind(), base.plural(), base.specField(), base.container(),
+        replicas);
+  }
+
+  @BeforeAll
+  static void startOperator() throws IOException {
+    client = LocalCluster.client();
+    LocalCluster.installCrds();
+    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
+        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
+    Path plugins = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
+        "gang-plugins-");
+    Path jar = JaxPluginJar.build();
+    Files.copy(jar, plugins.resolve(jar.getFileName()));
+    ns = LocalCluster.namespace(client, "gang");
+    operator = OperatorProcess.start("--plugins-dir=" + plugins);
+  }
+
+  @AfterAll
+  static void stopOperator() throws InterruptedException {
+    try {
+      if (operator != null) {
+        assertThat(operator.alive()).as("the operator is still up at the end").isTrue();
+        operator.close();
+      }
+    } finally {
+      if (client != null) {
+        client.namespaces().withName(ns).delete();
+        client.close();
+      }
+    }
+  }
+
+  static String manifest(RbacJobs.Kind kind, String name, String failurePolicy) {
+    return kind.manifest(name, null, "OnFailure", "{failurePolicy: " + failurePolicy + "}", "");
+  }
+
+  static JobStatus status(RbacJobs.Kind kind, String name) {
+    var job = RbacJobs.get(client, kind, ns, name);
+    return job == null ? new JobStatus() : StatusHistory.statusOf(client, job);
+  }
+
+  static List<Pod> live(String job) {
+    return RbacJobs.pods(client, ns, job).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .toList();
+  }
+
+  static int size(RbacJobs.Kind kind) {
+    return kind.replicas().values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  static void exit(String pod, int code) {
+    Kubectl.run("annotate", "pod", pod, "-n", ns, "--overwrite", "stint.dev/kwok-exit-code=" + code).assertOk();
+  }
+
+  /** What the pod garbage collector or an eviction leaves on a pod of a lost or drained node. */
+  static void disrupt(String pod, String reason) {
+    client.pods().inNamespace(ns).withName(pod).editStatus(p -> {
+      p.getStatus().setPhase("Failed");
+      p.getStatus().getConditions().add(new PodConditionBuilder().withType("DisruptionTarget").withStatus("True")
+          .withReason(reason).withMessage("test").build());
+      return p;
+    });
+  }
+
+  static long events(String job, String reason) {
+    return client.v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> job.equals(e.getInvolvedObject().getName())).map(Event::getReason).filter(reason::equals)
+        .count();
+  }
+
+  /** Waits until every replica of the attempt has a pod of that attempt, none of them one of {@code before}. */
+  static Set<String> awaitAttempt(RbacJobs.Kind kind, String job, int attempt, Set<String> before) {
+    await(kind.kind() + " " + job + " attempt " + attempt).atMost(WAIT).untilAsserted(() -> {
+      List<Pod> pods = RbacJobs.pods(client, ns, job);
+      assertThat(pods).hasSize(size(kind)).allSatisfy(p -> {
+        assertThat(p.getMetadata().getLabels()).containsEntry(ATTEMPT, Integer.toString(attempt));
+        assertThat(p.getMetadata().getUid()).isNotIn(before);
+      });
+    });
+    await(kind.kind() + " " + job + " Running again").atMost(WAIT)
+        .untilAsserted(() -> assertThat(status(kind, job).isTrue("Running")).isTrue());
+    return RbacJobs.pods(client, ns, job).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @FieldSource("KINDS")
+  void oneMemberFailingRestartsTheWholeGangUntilItSucceedsOrTheLimit(RbacJobs.Kind kind) {
+    String gang = kind.kind().toLowerCase() + "-gang";
+    String strict = kind.kind().toLowerCase() + "-strict";
+    Kubectl.runWithInput(manifest(kind, gang, "{maxRestarts: 1}"), "create", "-n", ns, "-f", "-").assertOk();
+    Kubectl.runWithInput(manifest(kind, strict, "{maxRestarts: 0, restartStrategy: BlockingRecreate}"),
+        "create", "-n", ns, "-f", "-").assertOk();
+    await(gang + " Running").atMost(WAIT).untilAsserted(() -> assertThat(status(kind, gang).isTrue("Running")).isTrue());
+    Set<String> first = RbacJobs.pods(client, ns, gang).stream().map(p -> p.getMetadata().getUid())
+        .collect(Collectors.toSet());
+    assertThat(live(gang)).hasSize(size(kind)).allSatisfy(p -> {
+      assertThat(p.getMetadata().getLabels()).containsEntry(ATTEMPT, "0");
+      assertThat(p.getSpec().getContainers().get(0).getEnv())
+          .anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("STINT_RESTART_ATTEMPT=0"));
+    });
+
+    exit(gang + "-worker-1", 137);
+    Set<String> second = awaitAttempt(kind, gang, 1, first);
+    JobStatus restarted = status(kind, gang);
+    assertThat(restarted.getRestarts()).isEqualTo(1);
+    assertThat(restarted.getRestartsCountTowardsMax()).isEqualTo(1);
+    await().atMost(WAIT).until(() -> events(gang, kind.kind() + "MemberFailed") == 1);
+    assertThat(live(gang)).allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getEnv())
+        .anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("STINT_RESTART_ATTEMPT=1")));
+
+    disrupt(gang + "-worker-0", "EvictionByEvictionAPI");
+    awaitAttempt(kind, gang, 2, second);
+    assertThat(status(kind, gang).getRestarts()).isEqualTo(2);
+    assertThat(status(kind, gang).getRestartsCountTowardsMax()).as("a drain is not counted").isEqualTo(1);
+    await().atMost(WAIT).until(() -> events(gang, kind.kind() + "MemberDisrupted") == 1);
+
+    await(gang + " Succeeded").atMost(WAIT).until(() -> {
+      RbacJobs.finish(client, ns, gang, 0);
+      return status(kind, gang).isTrue("Succeeded");
+    });
+    JobStatus done = status(kind, gang);
+    assertThat(done.getReplicaStatuses().get("Worker").failed()).as("only the last attempt counts").isZero();
+    assertThat(done.getRestarts()).isEqualTo(2);
+
+    await(strict + " Running").atMost(WAIT)
+        .untilAsserted(() -> assertThat(status(kind, strict).isTrue("Running")).isTrue());
+    exit(strict + "-worker-1", 1);
+    await(strict + " Failed").atMost(WAIT)
+        .untilAsserted(() -> assertThat(status(kind, strict).isTrue("Failed")).isTrue());
+    var failed = status(kind, strict).condition("Failed").orElseThrow();
+    assertThat(failed.getReason()).isEqualTo(kind.kind() + "ReachedMaxRestarts");
+    assertThat(failed.getMessage()).isEqualTo(kind.kind() + " " + strict + " failed: Worker 1 exited with code 1, "
+        + "after 0 restarts counted toward failurePolicy.maxRestarts (0).");
+  }
+
+  @Test
+  void aSuspensionDuringARestartConvergesAndTheResumeStartsTheNextAttempt() {
+    RbacJobs.Kind kind = KINDS.get(0);
+    String name = "pause";
+    Kubectl.runWithInput(manifest(kind, name, "{maxRestarts: 3, restartStrategy: BlockingRecreate}"),
+        "create", "-n", ns, "-f", "-").assertOk();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status(kind, name).isTrue("Running")).isTrue());
+    Set<String> first = RbacJobs.pods(client, ns, name).stream().map(p -> p.getMetadata().getUid())
+        .collect(Collectors.toSet());
+
+    exit(name + "-worker-0", 137);
+    await().atMost(WAIT).until(() -> status(kind, name).getRestarts() != null);
+    RbacJobs.suspend(kind, ns, name, true); // before the new attempt is Running
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(RbacJobs.pods(client, ns, name)).isEmpty();
+      assertThat(status(kind, name).isTrue("Suspended")).isTrue();
+      assertThat(status(kind, name).getReplicaStatuses().get("Worker").active()).isZero();
+    });
+    assertThat(status(kind, name).getRestarts()).isEqualTo(1);
+
+    RbacJobs.suspend(kind, ns, name, false);
+    awaitAttempt(kind, name, 1, first);
+    JobStatus resumed = status(kind, name);
+    assertThat(resumed.getRestarts()).isEqualTo(1);
+    assertThat(resumed.getSuspensions()).isEqualTo(1);
+    assertThat(resumed.condition("Suspended").orElseThrow().getReason()).isEqualTo("PyTorchJobResumed");
+  }
+}
