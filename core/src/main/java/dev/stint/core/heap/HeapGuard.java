@@ -9,6 +9,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
 public final class HeapGuard implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HeapGuard.class);
   /** When a job held back because the heap is short asks again. */
-  public static final java.time.Duration RETRY = java.time.Duration.ofSeconds(5);
+  public static final Duration RETRY = Duration.ofSeconds(5);
   static final String PRESSURE = "stint.heap.pressure";
   static final String LIVE = "stint.heap.live";
   static final String HELD = "stint.jobs.held";
