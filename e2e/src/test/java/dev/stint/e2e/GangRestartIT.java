@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -57,10 +56,7 @@ class GangRestartIT {
     LocalCluster.installCrds();
     Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
         LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
-    Path plugins = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
-        "gang-plugins-");
-    Path jar = JaxPluginJar.build();
-    Files.copy(jar, plugins.resolve(jar.getFileName()));
+    Path plugins = JaxPluginJar.inPluginsDir("gang-plugins-");
     ns = LocalCluster.namespace(client, "gang");
     operator = OperatorProcess.start("--plugins-dir=" + plugins);
   }

@@ -26,6 +26,14 @@ final class JaxPluginJar {
 
   private JaxPluginJar() { }
 
+  /** A new plugins directory under e2e/target (named from {@code prefix}) holding the sample's jar. */
+  static Path inPluginsDir(String prefix) throws IOException {
+    Path plugins = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), prefix);
+    Path jar = build();
+    Files.copy(jar, plugins.resolve(jar.getFileName()));
+    return plugins;
+  }
+
   static Path build() {
     try {
       Path work = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),

@@ -8,7 +8,6 @@ import dev.stint.e2e.LocalKueue.FlavorQuota;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,10 +44,7 @@ class KueueNativeKindsIT {
     LocalCluster.installCrds();
     Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
         LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
-    Path plugins = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
-        "kueue-plugins-");
-    Path jar = JaxPluginJar.build();
-    Files.copy(jar, plugins.resolve(jar.getFileName()));
+    Path plugins = JaxPluginJar.inPluginsDir("kueue-plugins-");
     ClusterControl.kueueUp(); // its CRDs first: the operator's preflight checks them
     operator = OperatorProcess.start("--kueue=native", "--plugins-dir=" + plugins);
   }

@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,10 +38,7 @@ class PodsWaitingIT {
 
   @BeforeAll
   static void startOperatorWithTheJaxPlugin() throws IOException {
-    Path plugins = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
-        "waiting-plugins-");
-    Path jar = JaxPluginJar.build();
-    Files.copy(jar, plugins.resolve(jar.getFileName()));
+    Path plugins = JaxPluginJar.inPluginsDir("waiting-plugins-");
     operator = OperatorProcess.start("--plugins-dir=" + plugins);
   }
 
