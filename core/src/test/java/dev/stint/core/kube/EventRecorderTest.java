@@ -82,7 +82,8 @@ class EventRecorderTest {
     @Test
     void childEventsBeyondTheJobsBudgetAreCountedNotSentAndTheJobsOwnStillGo() {
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
-      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", meters, EventRecorder.QUEUE_BYTES, 1);
+      EventRecorder events = new EventRecorder(client, Clock.systemUTC(), "stint", meters, EventRecorder.QUEUE_BYTES,
+          1);
       try {
         for (int i = 0; i < EventCorrelator.BURST + 2; i++) {
           events.normal(JOB, "SuccessfulDeletePod", "Deleted pod: j-worker-0");
