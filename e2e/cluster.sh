@@ -409,5 +409,5 @@ case "${1:-}" in
   restart-apiserver) shift; cmd_restart_apiserver "$@" ;;
   compact-etcd) cmd_compact_etcd ;;
   kueue) shift; cmd_kueue "$@" ;;
-  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|compact-etcd|kueue up|down|restart|status" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|compact-etcd|kueue up [external|kubeflow]|down|restart|status" >&2; exit 2 ;;
 esac

@@ -4,6 +4,9 @@
 # integrations.externalFrameworks (Kueue's kubeflow integrations off), so Kueue creates no Workload for them and
 # Stint speaks the Workload protocol itself. Uses cluster.sh's helpers (start, stop, live_pid, free_port, fail, k).
 # Started on demand (the LocalKueue test fixture calls `kueue up`), not by `cluster.sh up`: unrelated ITs pay nothing.
+# `kueue up kubeflow` starts it instead the way `--kueue=off` (Stint's default) is used: Kueue's own
+# kubeflow.org/pytorchjob integration on (it creates a PyTorchJob's Workload and drives runPolicy.suspend), the other
+# kinds still external. The mode is kept in $KUEUE_DIR/mode; `up` in the other mode restarts Kueue, `restart` keeps it.
 
 KUEUE_DIR="$DIR/kueue"
 # Kueue v0.17.0 hard-codes where the metrics server's certificate is read when internalCertManagement is off
@@ -29,8 +32,15 @@ kueue_metrics_certs() {
   ) 8>"$parent/.stint-lock"
 }
 
-write_kueue_config() {
+KUEUE_MODES="external kubeflow"
+
+write_kueue_config() { # mode: external (every Stint kind external) or kubeflow (Kueue's own PyTorchJob integration)
   local fw='"PyTorchJob.v1.kubeflow.org", "TFJob.v1.kubeflow.org", "MPIJob.v2beta1.kubeflow.org", "JAXJob.v1.kubeflow.org"'
+  local own='"batch/job"'
+  if [ "$1" = kubeflow ]; then # a kind may not be in both lists
+    fw='"TFJob.v1.kubeflow.org", "MPIJob.v2beta1.kubeflow.org", "JAXJob.v1.kubeflow.org"'
+    own='"batch/job", "kubeflow.org/pytorchjob"'
+  fi
   cat > "$KUEUE_DIR/config.yaml" <<EOF
 apiVersion: config.kueue.x-k8s.io/v1beta2
 kind: Configuration
@@ -46,7 +56,7 @@ waitForPodsReady:
   blockAdmission: false
   requeuingStrategy: {timestamp: Eviction, backoffBaseSeconds: 5, backoffMaxSeconds: 20, backoffLimitCount: 2}
 integrations:
-  frameworks: ["batch/job"]
+  frameworks: [$own]
   externalFrameworks: [$fw]
 featureGates: {VisibilityOnDemand: false}
 EOF
@@ -54,7 +64,9 @@ EOF
 
 kueue_ready() { curl -sf --max-time 2 "http://127.0.0.1:$KUEUE_HEALTH_PORT/readyz"; }
 
-kueue_start() {
+kueue_mode() { cat "$KUEUE_DIR/mode" 2>/dev/null || echo external; }
+
+kueue_start() { # mode
   [ -x "$(bin_of kueue)" ] || fail "missing $(bin_of kueue): run e2e/testbin.sh first"
   [ -f "$DIR/ports.env" ] && live_pid kube-apiserver >/dev/null || fail "no cluster in $DIR (run e2e/cluster.sh up first)"
   mkdir -p "$KUEUE_DIR"
@@ -63,7 +75,8 @@ kueue_start() {
   KUEUE_HEALTH_PORT=$(free_port); KUEUE_METRICS_PORT=$(free_port); KUEUE_WEBHOOK_PORT=$(free_port)
   printf 'KUEUE_HEALTH_PORT=%s\nKUEUE_METRICS_PORT=%s\nKUEUE_WEBHOOK_PORT=%s\n' \
     "$KUEUE_HEALTH_PORT" "$KUEUE_METRICS_PORT" "$KUEUE_WEBHOOK_PORT" > "$KUEUE_DIR/ports.env"
-  write_kueue_config
+  write_kueue_config "$1"
+  echo "$1" > "$KUEUE_DIR/mode"
   k create namespace kueue-system --dry-run=client -o yaml | k apply -f - >/dev/null || fail "could not create kueue-system"
   k apply --server-side --force-conflicts -f "$STINT_KUEUE_BIN/crds" >/dev/null || fail "could not apply Kueue's CRDs"
   k wait --for=condition=Established --timeout="${TIMEOUT}s" -f "$STINT_KUEUE_BIN/crds" >/dev/null \
@@ -76,26 +89,30 @@ cmd_kueue() {
   local t0=$SECONDS
   case "${1:-}" in
     up)
-      if live_pid kueue >/dev/null && . "$KUEUE_DIR/ports.env" && kueue_ready >/dev/null 2>&1; then
-        log "kueue already up"; return 0
+      local mode="${2:-external}"
+      case " $KUEUE_MODES " in *" $mode "*) ;; *) fail "unknown Kueue mode '$mode' ($KUEUE_MODES)" ;; esac
+      if live_pid kueue >/dev/null && [ "$(kueue_mode)" = "$mode" ] && . "$KUEUE_DIR/ports.env" \
+          && kueue_ready >/dev/null 2>&1; then
+        log "kueue already up ($mode)"; return 0
       fi
       stop kueue 2>/dev/null || true
-      mkdir -p "$LOGS"; echo "----- started at $(date -u +%FT%TZ) -----" >> "$LOGS/kueue.log"
-      START_APPEND=1 kueue_start
-      log "kueue $STINT_KUEUE_VERSION up in $((SECONDS - t0)) s (health 127.0.0.1:$KUEUE_HEALTH_PORT); log $LOGS/kueue.log" ;;
+      mkdir -p "$LOGS"; echo "----- started ($mode) at $(date -u +%FT%TZ) -----" >> "$LOGS/kueue.log"
+      START_APPEND=1 kueue_start "$mode"
+      log "kueue $STINT_KUEUE_VERSION up ($mode) in $((SECONDS - t0)) s (health 127.0.0.1:$KUEUE_HEALTH_PORT); log $LOGS/kueue.log" ;;
     restart)
+      local mode; mode="$(kueue_mode)"
       stop kueue 2>/dev/null || true
-      echo "----- restarted at $(date -u +%FT%TZ) -----" >> "$LOGS/kueue.log"
-      START_APPEND=1 kueue_start
+      echo "----- restarted ($mode) at $(date -u +%FT%TZ) -----" >> "$LOGS/kueue.log"
+      START_APPEND=1 kueue_start "$mode"
       log "kueue restarted in $((SECONDS - t0)) s" ;;
     down) if stop kueue; then log "kueue stopped"; else log "kueue not running"; fi ;;
     status)
       local pid
       if pid="$(live_pid kueue)" && . "$KUEUE_DIR/ports.env" && kueue_ready >/dev/null 2>&1; then
-        echo "kueue: running (pid $pid), ready at http://127.0.0.1:$KUEUE_HEALTH_PORT/readyz"
+        echo "kueue: running (pid $pid, $(kueue_mode)), ready at http://127.0.0.1:$KUEUE_HEALTH_PORT/readyz"
       else
         echo "kueue: not running"; return 1
       fi ;;
-    *) echo "usage: cluster.sh kueue up|down|restart|status" >&2; return 2 ;;
+    *) echo "usage: cluster.sh kueue up [external|kubeflow]|down|restart|status" >&2; return 2 ;;
   esac
 }

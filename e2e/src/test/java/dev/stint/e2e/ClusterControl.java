@@ -44,6 +44,14 @@ final class ClusterControl {
     run("kueue", "up");
   }
 
+  /**
+   * Starts Kueue with its own {@code kubeflow.org/pytorchjob} integration on ({@code cluster.sh kueue up kubeflow}),
+   * restarting it if it runs with Stint's kinds external; {@link #kueueUp()} restarts it back.
+   */
+  static void kueueUpWithPyTorchJobIntegration() {
+    run("kueue", "up", "kubeflow");
+  }
+
   /** Stops Kueue and starts it again with the same configuration (its objects stay); returns once it is ready. */
   static void kueueRestart() {
     run("kueue", "restart");

@@ -25,7 +25,9 @@ import java.util.stream.Stream;
  * test class: two ResourceFlavors on the two node pools that {@code cluster.sh} labels {@value #POOL_LABEL}={a,b}, a
  * ClusterQueue of the test's own with quota in both (flavors tried in that order) that preempts lower priorities
  * inside itself, a LocalQueue {@value #LOCAL_QUEUE} in the test's namespace, and the WorkloadPriorityClasses
- * {@value #LOW} and {@value #HIGH}. Closing it removes what is left of the test's Workloads and its queues.
+ * {@value #LOW} and {@value #HIGH}. Closing it removes what is left of the test's Workloads and its queues. Kueue runs
+ * with Stint's kinds as {@code externalFrameworks} ({@code --kueue=native}), or, from
+ * {@link #startWithPyTorchJobIntegration}, with its own PyTorchJob integration ({@code --kueue=off}).
  */
 final class LocalKueue implements AutoCloseable {
   static final String GROUP = "kueue.x-k8s.io";
@@ -64,10 +66,12 @@ final class LocalKueue implements AutoCloseable {
   private final KubernetesClient client;
   private final String ns;
   private final String clusterQueue;
+  private final boolean pytorchJobIntegration;
 
-  private LocalKueue(KubernetesClient client, String ns) {
+  private LocalKueue(KubernetesClient client, String ns, boolean pytorchJobIntegration) {
     this.client = client;
     this.ns = ns;
+    this.pytorchJobIntegration = pytorchJobIntegration;
     this.clusterQueue = "cq-" + ns;
   }
 
@@ -77,7 +81,21 @@ final class LocalKueue implements AutoCloseable {
    */
   static LocalKueue start(KubernetesClient client, String ns, FlavorQuota... quotas) {
     ClusterControl.kueueUp();
-    LocalKueue kueue = new LocalKueue(client, ns);
+    return setUp(new LocalKueue(client, ns, false), quotas);
+  }
+
+  /**
+   * As {@link #start}, but with Kueue's own {@code kubeflow.org/pytorchjob} integration on, as Stint's default
+   * {@code --kueue=off} expects: Kueue creates each queued PyTorchJob's Workload and drives its
+   * {@code runPolicy.suspend}. The CRDs must be installed first. Closing it restarts Kueue with Stint's kinds
+   * external again, the configuration the other Kueue ITs (and a Stint with {@code --kueue=native}) need.
+   */
+  static LocalKueue startWithPyTorchJobIntegration(KubernetesClient client, String ns, FlavorQuota... quotas) {
+    ClusterControl.kueueUpWithPyTorchJobIntegration();
+    return setUp(new LocalKueue(client, ns, true), quotas);
+  }
+
+  private static LocalKueue setUp(LocalKueue kueue, FlavorQuota... quotas) {
     kueue.apply(FLAVORS, flavor(FLAVOR_A, "a"));
     kueue.apply(FLAVORS, flavor(FLAVOR_B, "b"));
     kueue.apply(PRIORITY_CLASSES, priorityClass(LOW, LOW_VALUE));
@@ -88,11 +106,11 @@ final class LocalKueue implements AutoCloseable {
         kind: LocalQueue
         metadata: {name: %s, namespace: %s}
         spec: {clusterQueue: %s}
-        """.formatted(LOCAL_QUEUE, ns, kueue.clusterQueue));
+        """.formatted(LOCAL_QUEUE, kueue.ns, kueue.clusterQueue));
     await("ClusterQueue " + kueue.clusterQueue + " Active (is Kueue running? see logs/kueue.log)")
         .atMost(WAIT).until(() -> kueue.conditionTrue(CLUSTER_QUEUES, null, kueue.clusterQueue, "Active"));
     await("LocalQueue " + LOCAL_QUEUE + " Active").atMost(WAIT)
-        .until(() -> kueue.conditionTrue(LOCAL_QUEUES, ns, LOCAL_QUEUE, "Active"));
+        .until(() -> kueue.conditionTrue(LOCAL_QUEUES, kueue.ns, LOCAL_QUEUE, "Active"));
     return kueue;
   }
 
@@ -261,6 +279,9 @@ final class LocalKueue implements AutoCloseable {
     }
     client.genericKubernetesResources(LOCAL_QUEUES).inNamespace(ns).withName(LOCAL_QUEUE).delete();
     client.genericKubernetesResources(CLUSTER_QUEUES).withName(clusterQueue).delete();
+    if (pytorchJobIntegration) {
+      ClusterControl.kueueUp();
+    }
   }
 
   NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
