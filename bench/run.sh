@@ -18,6 +18,9 @@
 #   --reconcile-threads=T    passed to Stint as --reconcile-threads
 #   --jvm-opts="..."         JVM flags of the Stint process, instead of the shipped ones of bin/stint (default:
 #                            $STINT_BENCH_JVM_OPTS if set; --jvm-opts= runs with the JVM's own defaults)
+#   --jar=PATH               the Stint jar to run (default operator/target/stint-operator.jar); with
+#   --http-client=NAME       STINT_HTTP_CLIENT of that jar: jdk (default), vertx, vertx-openssl, vertx5, okhttp, and
+#   --tls=conscrypt          STINT_TLS_PROVIDER: the comparison of HTTP clients (operator/pom.xml's http-* profiles)
 #   --churn-seconds=S        churn window (default 120)
 #   --scenarios=LIST         subset of limit,limitsvc,burst,preempt,suspend,resume,complete,churn
 #   --nodes=K                kwok nodes (default 120)
@@ -29,6 +32,7 @@ cd "$ROOT"
 
 NS="100,500"; OPERATORS="stint"; CONCURRENCY=""; THREADS=""; CHURN=120; NODES=120; SCENARIOS=""; LABEL=""; OUT=""
 JVM_OPTS="${STINT_BENCH_JVM_OPTS-}"; JVM_OPTS_SET="${STINT_BENCH_JVM_OPTS+yes}"
+JAR=""; HTTP_CLIENT=""; TLS=""
 for a in "$@"; do
   case "$a" in
     --n=*) NS="${a#*=}" ;;
@@ -37,6 +41,9 @@ for a in "$@"; do
     --concurrency=*) CONCURRENCY="${a#*=}" ;;
     --reconcile-threads=*) THREADS="${a#*=}" ;;
     --jvm-opts=*) JVM_OPTS="${a#*=}"; JVM_OPTS_SET=yes ;;
+    --jar=*) JAR="$(realpath "${a#*=}")" ;;
+    --http-client=*) HTTP_CLIENT="${a#*=}" ;;
+    --tls=*) TLS="${a#*=}" ;;
     --churn-seconds=*) CHURN="${a#*=}" ;;
     --scenarios=*) SCENARIOS="${a#*=}" ;;
     --nodes=*) NODES="${a#*=}" ;;
@@ -79,7 +86,8 @@ operator_command() { # operator -> the command line that runs it, one word per l
     stint)
       # the launcher users run, with its JVM flags unless --jvm-opts replaces them (env and the launcher exec: the
       # PID the driver measures is the JVM's)
-      printf '%s\n' env ${JVM_OPTS_SET:+"STINT_JAVA_OPTS=$JVM_OPTS"} "$ROOT/bin/stint" run --health-port=0 \
+      printf '%s\n' env ${JVM_OPTS_SET:+"STINT_JAVA_OPTS=$JVM_OPTS"} ${JAR:+"STINT_JAR=$JAR"} \
+        ${HTTP_CLIENT:+"STINT_HTTP_CLIENT=$HTTP_CLIENT"} ${TLS:+"STINT_TLS_PROVIDER=$TLS"} "$ROOT/bin/stint" run --health-port=0 \
         --metrics-port=0 --leader-election=false ${THREADS:+--reconcile-threads=$THREADS} ;;
     kubeflow) bench/kubeflow.sh command ;;
     kubeflow-tuned) bench/kubeflow.sh command --controller-threads="$CONCURRENCY" --kube-api-qps=1000 --kube-api-burst=2000 ;;

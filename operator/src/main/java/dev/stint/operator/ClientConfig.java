@@ -26,24 +26,28 @@ final class ClientConfig {
   }
 
   /**
-   * The operator's client: its requests are counted in {@code metrics} (unless null) and, with
+   * The operator's client over {@code http}'s client: its requests are counted in {@code metrics} (unless null) and, with
    * {@code --kube-api-qps}, go through an {@link ApiRateLimiter}.
    */
-  static KubernetesClient client(Config config, ApiRateLimit limit, StintMetrics metrics) {
-    return client(config, limit.limited() ? new ApiRateLimiter(limit, System::nanoTime) : null, metrics);
+  static KubernetesClient client(Config config, ApiRateLimit limit, StintMetrics metrics, HttpClientChoice http) {
+    return client(config, limit.limited() ? new ApiRateLimiter(limit, System::nanoTime) : null, metrics, http);
   }
 
-  /** The operator's client, its requests going through {@code limiter} and counted in {@code metrics}, each unless null. */
-  static KubernetesClient client(Config config, ApiRateLimiter limiter, StintMetrics metrics) {
+  /**
+   * The operator's client over {@code http}'s client, its requests going through {@code limiter} and counted in
+   * {@code metrics}, each unless null.
+   */
+  static KubernetesClient client(Config config, ApiRateLimiter limiter, StintMetrics metrics, HttpClientChoice http) {
     ApiRequestMetrics counter = metrics == null ? null : new ApiRequestMetrics(metrics.registry());
     // one consumer for both: a second withHttpClientBuilderConsumer would replace the first
-    KubernetesClientBuilder builder = ClientSerialization.on(new KubernetesClientBuilder()).withConfig(config);
-    return builder.withHttpClientBuilderConsumer(http -> {
+    KubernetesClientBuilder builder = ClientSerialization.on(new KubernetesClientBuilder()).withConfig(config)
+        .withHttpClientFactory(http.factory(config));
+    return builder.withHttpClientBuilderConsumer(builderOfClient -> {
       if (limiter != null) {
-        http.addOrReplaceInterceptor(ApiRateLimiter.NAME, limiter);
+        builderOfClient.addOrReplaceInterceptor(ApiRateLimiter.NAME, limiter);
       }
       if (counter != null) {
-        http.addOrReplaceInterceptor(ApiRequestMetrics.INTERCEPTOR_NAME, counter);
+        builderOfClient.addOrReplaceInterceptor(ApiRequestMetrics.INTERCEPTOR_NAME, counter);
       }
     }).build();
   }

@@ -59,12 +59,13 @@ final class ClusterRun {
    * @throws CommandFailure when the cluster is unreachable, a CRD is missing or the operator cannot start
    */
   Running start() {
+    HttpClientChoice http = httpClient();
     Config config = ClientConfig.forRun(Config.autoConfigure(null));
     try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(preflightConfig(config)).build()) {
       ClusterPreflight.check(probe, registry, options.kueue());
     }
     StintMetrics metrics = new StintMetrics(); // before the client, which counts its requests in it
-    KubernetesClient client = ClientConfig.client(config, options.apiRateLimit(), metrics);
+    KubernetesClient client = ClientConfig.client(config, options.apiRateLimit(), metrics, http);
     // closed by Running, after the Lease is released
     StintOperator.Builder builder = StintOperator.builder(client, registry).metrics(metrics).closeClientOnStop(false)
         .namespaces(options.namespaces());
@@ -143,6 +144,19 @@ final class ClusterRun {
         return names.stream().sorted().toList();
       }
     };
+  }
+
+  /** The HTTP client the environment asks for (the JDK's by default); a wrong name ends the command at once. */
+  private HttpClientChoice httpClient() {
+    try {
+      HttpClientChoice http = HttpClientChoice.from(env);
+      if (!http.name().equals("jdk") || !http.tlsProvider().isEmpty()) {
+        LOG.info("HTTP client: {}{}", http.name(), http.tlsProvider().isEmpty() ? "" : ", TLS by " + http.tlsProvider());
+      }
+      return http;
+    } catch (IllegalArgumentException e) {
+      throw new CommandFailure(CommandFailure.USAGE, e.getMessage());
+    }
   }
 
   private static Config preflightConfig(Config config) {

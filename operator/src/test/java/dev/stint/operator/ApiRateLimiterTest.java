@@ -7,6 +7,7 @@ import dev.stint.operator.demo.EmbeddedApiServer;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class ApiRateLimiterTest {
     ApiRateLimiter limiter = new ApiRateLimiter(new ApiRateLimit(1, 3), now::get); // the clock stands still
     try (EmbeddedApiServer server = EmbeddedApiServer.start();
          KubernetesClient client = ClientConfig.client(new ConfigBuilder(Config.empty()).withMasterUrl(server.url())
-             .build(), limiter, null)) {
+             .build(), limiter, null, HttpClientChoice.from(Map.of()))) {
       client.namespaces().list();
       client.pods().inNamespace("default").list();
       client.services().inNamespace("default").list();

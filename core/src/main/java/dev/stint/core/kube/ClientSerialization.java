@@ -2,8 +2,10 @@ package dev.stint.core.kube;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.Optional;
 
 /**
  * The JSON (de)serialization of the operator's client: fabric8's own, except that field names are not canonicalized.
@@ -19,10 +21,26 @@ public final class ClientSerialization {
   private ClientSerialization() {
   }
 
-  /** fabric8's serialization on a mapper whose parsers keep no shared table of field names. */
+  /**
+   * fabric8's serialization on a mapper whose parsers keep no shared table of field names, reading the watch events
+   * of pods and services with a {@link WatchEventReader}.
+   */
   public static KubernetesSerialization create() {
     JsonFactory factory = JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build();
-    return new KubernetesSerialization(new ObjectMapper(factory), true);
+    WatchEventReader events = new WatchEventReader(factory);
+    return new KubernetesSerialization(new ObjectMapper(factory), true) {
+      @Override
+      @SuppressWarnings("unchecked")
+      public <T> T unmarshal(String str, Class<T> type) {
+        if (type == WatchEvent.class) {
+          Optional<WatchEvent> event = events.read(str);
+          if (event.isPresent()) {
+            return (T) event.get();
+          }
+        }
+        return super.unmarshal(str, type);
+      }
+    };
   }
 
   /** {@code builder} with this serialization. */

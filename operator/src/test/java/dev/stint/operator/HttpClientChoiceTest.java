@@ -1,0 +1,56 @@
+package dev.stint.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class HttpClientChoiceTest {
+  @ParameterizedTest
+  @CsvSource(nullValues = "-", value = {
+      // STINT_HTTP_CLIENT, the factory chosen
+      "-,              io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
+      "'',             io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
+      "JDK,            io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
+      "vertx,          io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
+      "vertx-openssl,  dev.stint.operator.OpenSslVertxClientFactory",
+      "vertx5,         io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory",
+      "' okhttp ',     io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory",
+  })
+  void theEnvironmentNamesTheClient(String name, String factory) {
+    Map<String, String> env = name == null ? Map.of() : Map.of(HttpClientChoice.CLIENT_ENV, name);
+    assertThat(HttpClientChoice.from(env).factoryClass()).isEqualTo(factory);
+  }
+
+  @Test
+  void theDefaultIsTheJdkClientWhateverElseTheClassPathHolds() {
+    // the test class path holds the Vert.x client too: ServiceLoader would pick either
+    assertThat(HttpClientChoice.from(Map.of()).factory(Config.empty())).isExactlyInstanceOf(JdkHttpClientFactory.class);
+    assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "vertx")).factory(Config.empty()))
+        .isExactlyInstanceOf(VertxHttpClientFactory.class);
+    assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "vertx-openssl")).factory(Config.empty()))
+        .isExactlyInstanceOf(OpenSslVertxClientFactory.class);
+  }
+
+  @Test
+  void aClientTheJarDoesNotHoldNamesTheProfileThatBuildsIt() {
+    assertThatThrownBy(() -> HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "okhttp")).factory(Config.empty()))
+        .hasMessage("this jar has no io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory: build one with "
+            + "`mvn -pl operator -am package -DskipTests -Phttp-okhttp`");
+  }
+
+  @Test
+  void unknownNamesAreRefusedWithTheKnownOnes() {
+    assertThatThrownBy(() -> HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "netty")))
+        .hasMessage("STINT_HTTP_CLIENT=netty is not a client Stint knows; one of [jdk, okhttp, vertx, vertx-openssl, "
+            + "vertx5]");
+    assertThatThrownBy(() -> HttpClientChoice.from(Map.of(HttpClientChoice.TLS_ENV, "openssl")))
+        .hasMessageStartingWith("STINT_TLS_PROVIDER=openssl: only conscrypt is known");
+  }
+}
