@@ -16,7 +16,6 @@ import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.reconciler.TrainingJobReconciler;
 import dev.stint.core.registry.FrameworkRegistry;
-import dev.stint.core.serving.AccessReview;
 import dev.stint.core.serving.KindCheck;
 import dev.stint.core.serving.KindEvents;
 import dev.stint.core.serving.KindVerdict;
@@ -42,7 +41,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -336,7 +334,8 @@ public final class StintOperator implements AutoCloseable {
           new WatchCheckSettings(client, watchCheckPeriod, closeClientOnStop, heapGuard), kinds, election);
     }
 
-    private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Engine engine, TrainingFramework<J> framework) {
+    private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Engine engine,
+                                                                         TrainingFramework<J> framework) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
       KueueLink<J> link = kueue.nativeMode()
@@ -347,9 +346,11 @@ public final class StintOperator implements AutoCloseable {
           serverSideApply, new EngineSettings(gangScheduler, kueue), engine.lifecycle(), link, engine.heap());
       ControllerConfiguration<J> config = configuration(engine.configuration(), reconciler, framework, namespaces);
       String kind = HasMetadata.getKind(framework.jobType());
-      engine.kinds().add(new ServedKind(kind, controllers(reconciler, config, engine.metrics()),
-          check(framework.jobType()), engine.kinds().scheduler(), engine.role()::leading, kindRetries,
-          engine.notice(), client), engine.metrics().registry());
+      Function<Controller<?>, KindVerdict> check = kindChecks
+          ? KindCheck.onApiServer(client, framework.jobType(), namespaces) : controller -> KindVerdict.SERVED;
+      engine.kinds().add(new ServedKind(kind, controllers(reconciler, config, engine.metrics()), check,
+          engine.kinds().scheduler(), engine.role()::leading, kindRetries, engine.notice(), client),
+          engine.metrics().registry());
       LOG.info("Registered {} ({}) from {}", kind, framework.name(), sourceOf(framework));
       return reconciler;
     }
@@ -367,23 +368,6 @@ public final class StintOperator implements AutoCloseable {
         }
         made[0] = true;
         return new Controller<>(reconciler, config, client);
-      };
-    }
-
-    /** The kind's check on the API server ({@link KindCheck}), or none when {@link #kindChecks} is off. */
-    private Function<Controller<?>, KindVerdict> check(Class<? extends HasMetadata> jobType) {
-      if (!kindChecks) {
-        return controller -> KindVerdict.SERVED;
-      }
-      AccessReview access = new AccessReview(client);
-      String crd = HasMetadata.getFullResourceName(jobType);
-      KindCheck.Watched own = new KindCheck.Watched(HasMetadata.getGroup(jobType), HasMetadata.getPlural(jobType));
-      return controller -> {
-        if (!access.served(HasMetadata.getApiVersion(jobType), own.plural())) {
-          return KindCheck.verdict(crd, false, Map.of());
-        }
-        return KindCheck.verdict(crd, true,
-            access.allowed(KindCheck.rightsOf(own, ServedKinds.childrenOf(controller), namespaces)));
       };
     }
 

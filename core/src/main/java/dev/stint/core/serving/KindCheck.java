@@ -1,16 +1,22 @@
 package dev.stint.core.serving;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.processing.Controller;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * What a kind's controller needs from the API server before its informers start, and the verdict on what the API
  * server said (pure: the asking is {@link AccessReview}'s). A controller needs its kind's CRD served, {@code list}
  * and {@code watch} on the kind and on every resource its informers follow (pods, services, supporting objects), and
  * {@code patch} on the kind's status, in every namespace it watches. Checking this first is what lets a kind without
- * its rights stay down alone, named in one line, instead of failing the informers of every kind.
+ * its rights stay down alone, named in one line, instead of failing the informers of every kind. The verdict is pure;
+ * {@link #onApiServer} asks the API server ({@link AccessReview}).
  */
 public final class KindCheck {
   private KindCheck() { }
@@ -41,6 +47,24 @@ public final class KindCheck {
       }
     }
     return rights;
+  }
+
+  /**
+   * The check of a kind on the API server: discovery for its CRD, then an access review of each of its rights (its
+   * child informers' resources read from the controller).
+   */
+  public static Function<Controller<?>, KindVerdict> onApiServer(KubernetesClient client,
+                                                                 Class<? extends HasMetadata> jobType,
+                                                                 Set<String> namespaces) {
+    AccessReview access = new AccessReview(client);
+    String crd = HasMetadata.getFullResourceName(jobType);
+    Watched own = new Watched(HasMetadata.getGroup(jobType), HasMetadata.getPlural(jobType));
+    return controller -> {
+      if (!access.served(HasMetadata.getApiVersion(jobType), own.plural())) {
+        return verdict(crd, false, Map.of());
+      }
+      return verdict(crd, true, access.allowed(rightsOf(own, ServedKinds.childrenOf(controller), namespaces)));
+    };
   }
 
   /**

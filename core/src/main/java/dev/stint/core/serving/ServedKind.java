@@ -136,6 +136,29 @@ public final class ServedKind {
     takeDown(controller, error);
   }
 
+  /**
+   * A kind served with an informer that does not watch (fabric8 retries a refused or missing resource for as long as
+   * the informer runs) is checked: when the check finds the kind cannot be served (its CRD gone, a right revoked), it
+   * goes down, and is tried again as any kind down. A check that cannot reach the API server changes nothing: an API
+   * server that restarts is no reason to stop a kind.
+   */
+  public synchronized void sweep() {
+    Controller<?> controller = running;
+    if (stopping || controller == null || controller.getControllerHealthInfo().unhealthyEventSources().isEmpty()) {
+      return;
+    }
+    KindVerdict verdict;
+    try {
+      verdict = check.apply(controller);
+    } catch (RuntimeException e) {
+      return;
+    }
+    if (!verdict.served()) {
+      stopController(controller);
+      nowDown(verdict.reason());
+    }
+  }
+
   /** This process starts reconciling: the running controller starts processing events. */
   public synchronized void startLeading() {
     if (running != null) {
@@ -189,11 +212,15 @@ public final class ServedKind {
   }
 
   private void takeDown(Controller<?> controller, Throwable error) {
+    stopController(controller);
+    KindVerdict verdict = checked(controller);
+    nowDown(verdict.served() ? "an informer stopped: " + ApiErrors.oneLine(error) : verdict.reason());
+  }
+
+  private void stopController(Controller<?> controller) {
     controller.stop();
     running = null;
     caches = Map.of();
-    KindVerdict verdict = checked(controller);
-    nowDown(verdict.served() ? "an informer stopped: " + ApiErrors.oneLine(error) : verdict.reason());
   }
 
   private static boolean anInformerStopped(Controller<?> controller) {

@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.processing.event.source.controller.Controller
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,12 +21,15 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Every kind the operator serves, each started and stopped on its own ({@link ServedKind}): what {@code /readyz} and
  * {@code stint_kind_served} report, and where an informer that stopped, or went deaf, is handled.
  */
 public final class ServedKinds implements AutoCloseable {
+  /** How often kinds whose informers do not watch are checked: a missing CRD or right is named within this. */
+  private static final Duration SWEEP = Duration.ofSeconds(10);
   private final List<ServedKind> kinds = new ArrayList<>();
   private final ScheduledExecutorService scheduler;
 
@@ -50,10 +54,15 @@ public final class ServedKinds implements AutoCloseable {
         .register(meters);
   }
 
-  /** The first attempt of every kind, all at once; returns when each kind is served or down. */
+  /**
+   * The first attempt of every kind, all at once; returns when each kind is served or down. Then, every
+   * {@code SWEEP}, the kinds served with an informer that does not watch are checked ({@link ServedKind#sweep}).
+   */
   public void start() {
     CompletableFuture.allOf(kinds.stream().map(k -> CompletableFuture.runAsync(k::attempt, scheduler))
         .toArray(CompletableFuture[]::new)).join();
+    scheduler.scheduleWithFixedDelay(() -> kinds.forEach(ServedKind::sweep), SWEEP.toMillis(), SWEEP.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   /** This process starts reconciling. */
