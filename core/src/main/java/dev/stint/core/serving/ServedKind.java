@@ -11,6 +11,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInfor
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -267,7 +268,11 @@ public final class ServedKind {
     }
     downReason = reason;
     if (!stopping) {
-      retry = scheduler.schedule(this::attempt, delays.after(failures).toMillis(), TimeUnit.MILLISECONDS);
+      try {
+        retry = scheduler.schedule(this::attempt, delays.after(failures).toMillis(), TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        LOG.debug("{}: no further attempt, the operator stops", kind);
+      }
     }
   }
 }

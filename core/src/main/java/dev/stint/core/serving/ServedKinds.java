@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -65,14 +66,25 @@ public final class ServedKinds implements AutoCloseable {
         TimeUnit.MILLISECONDS);
   }
 
-  /** This process starts reconciling. */
+  /**
+   * This process starts reconciling: each kind served starts processing events, on a thread of the kinds (the
+   * elector's callback must not wait for a kind that is being started).
+   */
   public void startLeading() {
-    kinds.forEach(ServedKind::startLeading);
+    kinds.forEach(k -> onKindsThread(k::startLeading));
   }
 
   /** An informer stopped on an error: its kind goes down (on another thread: JOSDK's callback must not wait). */
   public void informerStopped(Throwable error) {
-    scheduler.execute(() -> kinds.forEach(k -> k.informerStopped(error)));
+    onKindsThread(() -> kinds.forEach(k -> k.informerStopped(error)));
+  }
+
+  private void onKindsThread(Runnable task) {
+    try {
+      scheduler.execute(task);
+    } catch (RejectedExecutionException e) {
+      // the operator stops: nothing left to do for the kinds
+    }
   }
 
   /** The informers of the kinds served now. */
