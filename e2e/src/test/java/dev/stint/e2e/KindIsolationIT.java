@@ -45,7 +45,7 @@ class KindIsolationIT {
     DeployedOperator.apply("deploy"); // its ClusterRole: the built-in kinds only
     List<HasMetadata> deploy = DeployedOperator.build(cluster.client(), "deploy");
     Path kubeconfig = DeployedOperator.serviceAccountKubeconfig();
-    RbacIT.freshLease();
+    freshLease();
     String ns = LocalCluster.namespace(cluster.client(), "kind-iso");
     int metricsPort = DeployedMetrics.freePort();
     int healthPort = DeployedMetrics.freePort();
@@ -95,6 +95,12 @@ class KindIsolationIT {
       Kubectl.run("apply", "--server-side", "--force-conflicts", "-f", LocalCluster.ROOT.resolve(JAX_CRD).toString());
       cluster.client().namespaces().withName(ns).delete();
     }
+  }
+
+  private static void freshLease() {
+    cluster.client().leases().inNamespace("stint-system").withName("stint").delete();
+    await().atMost(WAIT)
+        .until(() -> cluster.client().leases().inNamespace("stint-system").withName("stint").get() == null);
   }
 
   /** What deploy/overlays/plugins adds for the JAXJob kind, as a ClusterRole of its own. */

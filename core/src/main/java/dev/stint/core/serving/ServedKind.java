@@ -52,6 +52,7 @@ public final class ServedKind {
   private volatile String downReason;
   private Map<WatchedCache, ManagedInformerEventSource<?, ?, ?>> caches = Map.of();
   private int failures;
+  private int sweepsFoundDown;
   private ScheduledFuture<?> retry;
   private boolean stopping;
 
@@ -121,6 +122,8 @@ public final class ServedKind {
         candidate.stop();
         verdict = KindVerdict.down("its informers could not start: " + ApiErrors.oneLine(e));
       }
+    } else {
+      unstarted = candidate; // never started: the next attempt can use it, rather than make and register another
     }
     nowDown(verdict.reason());
   }
@@ -140,12 +143,14 @@ public final class ServedKind {
   /**
    * A kind served with an informer that does not watch (fabric8 retries a refused or missing resource for as long as
    * the informer runs) is checked: when the check finds the kind cannot be served (its CRD gone, a right revoked), it
-   * goes down, and is tried again as any kind down. A check that cannot reach the API server changes nothing: an API
-   * server that restarts is no reason to stop a kind.
+   * goes down, and is tried again as any kind down. Only a verdict found by two sweeps in a row counts, and a check
+   * that cannot reach the API server changes nothing: an API server that restarts (whose discovery may lack the CRDs
+   * for a moment) is no reason to stop a kind.
    */
   public synchronized void sweep() {
     Controller<?> controller = running;
     if (stopping || controller == null || controller.getControllerHealthInfo().unhealthyEventSources().isEmpty()) {
+      sweepsFoundDown = 0;
       return;
     }
     KindVerdict verdict;
@@ -154,7 +159,9 @@ public final class ServedKind {
     } catch (RuntimeException e) {
       return;
     }
-    if (!verdict.served()) {
+    sweepsFoundDown = verdict.served() ? 0 : sweepsFoundDown + 1;
+    if (sweepsFoundDown >= 2) {
+      sweepsFoundDown = 0;
       stopController(controller);
       nowDown(verdict.reason());
     }
