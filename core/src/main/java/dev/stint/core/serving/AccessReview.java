@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks the API server what {@link KindCheck} needs: whether it serves a kind (discovery, which every authenticated
@@ -15,6 +17,7 @@ import java.util.Map;
  * client may create). Neither needs a grant of its own, so asking never adds a refusal to the audit log.
  */
 public final class AccessReview {
+  private static final Logger LOG = LoggerFactory.getLogger(AccessReview.class);
   private final KubernetesClient client;
 
   public AccessReview(KubernetesClient client) {
@@ -34,11 +37,28 @@ public final class AccessReview {
     }
   }
 
-  /** The API server's answer on each right, in order. */
+  /**
+   * The API server's answer on each right, in order. A server that cannot review access (it answers the review itself
+   * with an error, as an API server that does not serve {@code authorization.k8s.io} or a test double would) cannot
+   * tell: every right counts as allowed, and the informers' own start is the test.
+   */
   public Map<RequiredRight, Boolean> allowed(List<RequiredRight> rights) {
     Map<RequiredRight, Boolean> answers = new LinkedHashMap<>();
+    boolean reviewed = true;
     for (RequiredRight right : rights) {
-      answers.put(right, allowed(right));
+      if (reviewed) {
+        try {
+          answers.put(right, allowed(right));
+          continue;
+        } catch (KubernetesClientException e) {
+          if (e.getCode() <= 0) {
+            throw e; // no answer at all: the check could not be made
+          }
+          LOG.debug("Access reviews are not answered ({}): the informers' start tells", ApiErrors.oneLine(e));
+          reviewed = false;
+        }
+      }
+      answers.put(right, true);
     }
     return answers;
   }
