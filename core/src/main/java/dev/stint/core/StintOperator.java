@@ -16,69 +16,73 @@ import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.reconciler.TrainingJobReconciler;
 import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.core.serving.KindCheck;
+import dev.stint.core.serving.KindEvents;
+import dev.stint.core.serving.KindVerdict;
+import dev.stint.core.serving.RetryDelays;
+import dev.stint.core.serving.ServedKind;
+import dev.stint.core.serving.ServedKinds;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.RegisteredController;
-import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.javaoperatorsdk.operator.api.config.Cloner;
+import io.javaoperatorsdk.operator.api.config.ConfigurationService;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.ResolvedControllerConfiguration;
 import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
 import io.javaoperatorsdk.operator.processing.Controller;
-import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.micrometer.core.instrument.Counter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stint's engine as a running JOSDK operator: one controller per framework of the registry, all sharing one client.
+ * Stint's engine as a running operator: one JOSDK controller per framework of the registry, all sharing one client,
+ * each kind started and stopped on its own ({@link ServedKind}), so that a kind that cannot be served is down alone.
  * Build it with {@link #builder}, then {@link #start()}; {@link #stop()} ends it.
  */
 public final class StintOperator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StintOperator.class);
-  private final Operator operator;
+  private final ConfigurationService configuration;
   private final StintMetrics metrics;
   private final ActionApplier applier;
   private final EventRecorder events;
   private final List<TrainingJobReconciler<?>> reconcilers;
   private final JobLifecycleMetrics lifecycle;
   private final WatchCheckSettings watchCheck;
-  private final List<RegisteredController<?>> controllers;
+  private final ServedKinds kinds;
   private final FlavorCache flavors;
   private final WorkloadWriter workloads;
   /** Told when this process starts reconciling; by {@link #start} itself when there is no leader election. */
   private final ReconcilerRole role;
-  private final boolean electsLeader;
+  private final LeaseElection election;
   private DeafWatchCheck deafWatchCheck;
 
-  private StintOperator(Operator operator, StintMetrics metrics, ActionApplier applier, EventRecorder events,
-                        List<TrainingJobReconciler<?>> reconcilers, JobLifecycleMetrics lifecycle,
-                        WatchCheckSettings watchCheck, List<RegisteredController<?>> controllers,
-                        FlavorCache flavors, WorkloadWriter workloads, ReconcilerRole role,
-                        boolean electsLeader) {
-    this.role = role;
-    this.electsLeader = electsLeader;
-    this.flavors = flavors;
-    this.workloads = workloads;
-    this.operator = operator;
-    this.metrics = metrics;
-    this.applier = applier;
-    this.events = events;
+  private StintOperator(Engine engine, List<TrainingJobReconciler<?>> reconcilers, WatchCheckSettings watchCheck,
+                        ServedKinds kinds, LeaseElection election) {
+    this.configuration = engine.configuration();
+    this.metrics = engine.metrics();
+    this.applier = engine.applier();
+    this.events = engine.events();
+    this.lifecycle = engine.lifecycle();
+    this.flavors = engine.flavors();
+    this.workloads = engine.workloads();
+    this.role = engine.role();
     this.reconcilers = reconcilers;
-    this.lifecycle = lifecycle;
     this.watchCheck = watchCheck;
-    this.controllers = controllers;
+    this.kinds = kinds;
+    this.election = election;
   }
 
   /**
@@ -94,63 +98,48 @@ public final class StintOperator implements AutoCloseable {
     return metrics;
   }
 
-  /**
-   * What JOSDK knows of the running controllers: whether the operator started, and the health of every informer
-   * (running, watching, synced), for a readiness probe.
-   */
-  public RuntimeInfo runtimeInfo() {
-    return operator.getRuntimeInfo();
+  /** The kinds, served or down, and their informers' health, for a readiness probe. */
+  public ServedKinds kinds() {
+    return kinds;
   }
 
   public static Builder builder(KubernetesClient client, FrameworkRegistry registry) {
     return new Builder(client, registry);
   }
 
-  /** Starts the controllers and, unless turned off, the {@link DeafWatchCheck} of their informers. */
+  /**
+   * Starts every kind that can be served (the others are down and tried again by themselves), then the leader
+   * election and, unless turned off, the {@link DeafWatchCheck} of the informers.
+   */
   public void start() {
     if (flavors != null) {
       flavors.start(); // before the controllers: an admitted job's first pass needs its flavors
     }
-    operator.start();
-    if (!electsLeader) {
+    configuration.getExecutorServiceManager().start(configuration);
+    kinds.start();
+    if (election != null) {
+      election.start(); // after the kinds' first start, as JOSDK: a new leader's caches are synced
+    } else {
       role.started(); // the only process: it reconciles from now on, its caches synced
     }
     if (!watchCheck.period().isZero()) {
       Duration period = watchCheck.period();
-      deafWatchCheck = new DeafWatchCheck(watchedCaches(), period, period.dividedBy(2), this::deafWatch)
+      deafWatchCheck = new DeafWatchCheck(kinds::watchedCaches, period, period.dividedBy(2), this::deafWatch)
           .pausedWhen(watchCheck.heap()::tight); // its lists are the first thing a short heap can do without
       deafWatchCheck.start();
     }
   }
 
   /**
-   * Like an informer that stopped: exits the process (production), for the Deployment to start it again with new
-   * watches. fabric8 gives no way to restart one informer's watch, and a deaf informer is not seen as unhealthy.
+   * Lists and watches the deaf informer again, in this process: fabric8 does not see a watch that died this way, and
+   * the kind's other informers, the other kinds and the Lease need nothing.
    */
-  private void deafWatch(String evidence) {
-    LOG.error("Watch lost: {}", evidence);
-    if (watchCheck.exitWhenDeaf()) {
-      LOG.error("Exiting, to be started again with new watches");
-      System.exit(1);
-    }
-  }
-
-  /**
-   * Every informer of every controller: the job kind's own and its children's. JOSDK's {@code RegisteredController}
-   * is its {@code Controller}, which holds the event sources.
-   */
-  private List<WatchedCache> watchedCaches() {
-    List<WatchedCache> caches = new ArrayList<>();
-    for (RegisteredController<?> registered : controllers) {
-      if (registered instanceof Controller<?> controller) {
-        for (EventSource<?, ?> source : controller.getEventSourceManager().allEventSources()) {
-          if (source instanceof ManagedInformerEventSource<?, ?, ?> informer) {
-            caches.add(WatchedCache.of(informer, controller.getConfiguration(), watchCheck.client()));
-          }
-        }
-      }
-    }
-    return caches;
+  private void deafWatch(WatchedCache cache, String evidence) {
+    LOG.warn("Watch lost: {}; listing and watching it again", evidence);
+    Counter.builder("stint.watch.restarts").tag("resource", cache.resource())
+        .description("Informers listed and watched again in the process because their watch went deaf")
+        .register(metrics.registry()).increment();
+    kinds.restart(cache);
   }
 
   /** Stops the controllers, then sends the events still queued (for up to two seconds). */
@@ -158,7 +147,14 @@ public final class StintOperator implements AutoCloseable {
     if (deafWatchCheck != null) {
       deafWatchCheck.close();
     }
-    operator.stop();
+    kinds.close();
+    configuration.getExecutorServiceManager().stop(configuration.reconciliationTerminationTimeout());
+    if (election != null) {
+      election.stop();
+    }
+    if (watchCheck.closeClient()) {
+      watchCheck.client().close();
+    }
     if (flavors != null) {
       flavors.close();
       workloads.close();
@@ -184,8 +180,13 @@ public final class StintOperator implements AutoCloseable {
   }
 
   /** What {@link #start()} needs for the {@link DeafWatchCheck}, which waits while {@code heap} is tight. */
-  private record WatchCheckSettings(KubernetesClient client, Duration period, boolean exitWhenDeaf,
-                                    HeapGuard heap) { }
+  private record WatchCheckSettings(KubernetesClient client, Duration period, boolean closeClient, HeapGuard heap) { }
+
+  /** The parts every kind shares. */
+  private record Engine(ConfigurationService configuration, StintMetrics metrics, ActionApplier applier,
+                        EventRecorder events, JobLifecycleMetrics lifecycle, FlavorCache flavors,
+                        WorkloadWriter workloads, ReconcilerRole role, HeapGuard heap, ServedKinds kinds,
+                        KindEvents notice) { }
 
   /** Hands the reconciler the cached resource itself: the engine treats it as read-only. */
   private static final class SharedResourceCloner implements Cloner {
@@ -211,6 +212,9 @@ public final class StintOperator implements AutoCloseable {
     private LeaderElectionConfiguration leaderElection;
     private Duration watchCheckPeriod = Duration.ofSeconds(30);
     private HeapGuard heap;
+    private boolean kindChecks = true;
+    private RetryDelays kindRetries = RetryDelays.DEFAULT;
+    private Pod operatorPod;
 
     private Builder(KubernetesClient client, FrameworkRegistry registry) {
       this.client = client;
@@ -244,12 +248,35 @@ public final class StintOperator implements AutoCloseable {
      */
     public Builder leaderElection(LeaderElectionConfiguration config) { this.leaderElection = config; return this; }
 
-    /** Exit the process when an informer fails (production); tests turn this off to see the error instead. */
+    /**
+     * Whether an informer that fails to start fails its kind's start at once (production: the kind is down and
+     * tried again by itself), or is retried by fabric8 while the start waits for it (tests on the mock server, whose
+     * expectations may refuse a list).
+     */
     public Builder stopOnInformerError(boolean stop) { this.stopOnInformerError = stop; return this; }
 
     /**
+     * Whether each kind is checked before its informers start (its CRD served, the rights of its informers granted),
+     * so that a kind without them is down alone, with the reason named (the default); off for the mock server,
+     * which answers neither discovery nor access reviews as an API server does.
+     */
+    public Builder kindChecks(boolean on) { this.kindChecks = on; return this; }
+
+    /** How soon a kind that is down is tried again ({@link RetryDelays#DEFAULT}: 5 s, doubling, at most a minute). */
+    public Builder kindRetries(RetryDelays delays) { this.kindRetries = delays; return this; }
+
+    /**
+     * The operator's own Pod, which the events about a kind going down or coming back are about; without one
+     * (a process outside a cluster) only the log says it.
+     */
+    public Builder operatorPod(String namespace, String name) {
+      this.operatorPod = KindEvents.operatorPod(namespace, name);
+      return this;
+    }
+
+    /**
      * How often the {@link DeafWatchCheck} compares every informer's cache with the API server (a difference is looked
-     * at again half a period later); a deaf informer is handled as one that failed ({@link #stopOnInformerError}).
+     * at again half a period later); a deaf informer is listed and watched again in the process.
      * {@link Duration#ZERO}: never.
      */
     public Builder watchCheckPeriod(Duration period) { this.watchCheckPeriod = period; return this; }
@@ -269,7 +296,9 @@ public final class StintOperator implements AutoCloseable {
     public StintOperator build() {
       ReconcilerRole role = new ReconcilerRole();
       StintMetrics metrics = this.metrics != null ? this.metrics : new StintMetrics();
-      Operator operator = new Operator(o -> o.withKubernetesClient(client)
+      ServedKinds kinds = new ServedKinds(registry.all().size());
+      ConfigurationService configuration = ConfigurationService.newOverriddenConfigurationService(o -> o
+          .withKubernetesClient(client)
           .withMetrics(metrics.josdk())
           .withCloseClientOnStop(closeClientOnStop)
           .withUseSSAToPatchPrimaryResource(serverSideApply)
@@ -282,57 +311,68 @@ public final class StintOperator implements AutoCloseable {
           .withParseResourceVersions(true)
           .withCacheSyncTimeout(Duration.ofMinutes(2))
           .withStopOnInformerErrorDuringStartup(stopOnInformerError)
-          .withLeaderElectionConfiguration(leaderElection == null ? null : role.following(leaderElection))
           .withInformerStoppedHandler((informer, error) -> {
-            if (error == null) {
-              return;
-            }
-            LOG.error("Informer stopped: {}", error.toString(), error);
-            if (stopOnInformerError) {
-              // a controller without its informer is blind; let the Deployment restart the process
-              System.exit(1);
+            if (error != null) {
+              kinds.informerStopped(error); // that informer's kind goes down alone, and is tried again
             }
           }));
-      ActionApplier applier = new ActionApplier(client);
-      FlavorCache flavors = kueue.nativeMode() ? new FlavorCache(client) : null;
-      WorkloadWriter workloads = kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null;
       HeapGuard heapGuard = (heap != null ? heap : HeapGuard.ofThisJvm()).withMetrics(metrics.registry());
       EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry())
           .shedChildEventsWhen(heapGuard::tight);
-      JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, clock);
+      Engine engine = new Engine(configuration, metrics, new ActionApplier(client), events,
+          new JobLifecycleMetrics(metrics, clock), kueue.nativeMode() ? new FlavorCache(client) : null,
+          kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null, role, heapGuard, kinds,
+          new KindEvents(events, operatorPod));
       List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
-      List<RegisteredController<?>> controllers = new ArrayList<>();
       for (TrainingFramework<?> framework : registry.all()) {
-        reconcilers.add(register(operator, framework, applier, events, lifecycle, controllers, flavors, workloads,
-            role, heapGuard));
+        reconcilers.add(register(engine, framework));
       }
-      return new StintOperator(operator, metrics, applier, events, List.copyOf(reconcilers), lifecycle,
-          new WatchCheckSettings(client, watchCheckPeriod, stopOnInformerError, heapGuard), List.copyOf(controllers),
-          flavors,
-          workloads, role, leaderElection != null);
+      role.whenLeading(kinds::startLeading);
+      LeaseElection election = leaderElection == null ? null
+          : new LeaseElection(client, role.following(leaderElection));
+      return new StintOperator(engine, List.copyOf(reconcilers),
+          new WatchCheckSettings(client, watchCheckPeriod, closeClientOnStop, heapGuard), kinds, election);
     }
 
-    private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Operator operator, TrainingFramework<J> framework,
-                                                     ActionApplier applier, EventRecorder events,
-                                                     JobLifecycleMetrics lifecycle,
-                                                     List<RegisteredController<?>> controllers,
-                                                     FlavorCache flavors, WorkloadWriter workloads,
-                                                     ReconcilerRole role, HeapGuard heapGuard) {
+    private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(Engine engine,
+                                                                         TrainingFramework<J> framework) {
       // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
       client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
       KueueLink<J> link = kueue.nativeMode()
-          ? new KueueLink<>(framework, kueue, flavors, workloads, events, role) : KueueLink.off(framework);
-      role.whenLeading(link::releaseOrphans);
-      var reconciler = new TrainingJobReconciler<>(framework, clock, applier, events, serverSideApply,
-          new EngineSettings(gangScheduler, kueue), lifecycle, link, heapGuard);
-      controllers.add(operator.register(reconciler, configuration(operator, reconciler, framework, namespaces)));
-      LOG.info("Registered {} ({}) from {}", HasMetadata.getKind(framework.jobType()), framework.name(),
-          sourceOf(framework));
+          ? new KueueLink<>(framework, kueue, engine.flavors(), engine.workloads(), engine.events(), engine.role())
+          : KueueLink.off(framework);
+      engine.role().whenLeading(link::releaseOrphans);
+      var reconciler = new TrainingJobReconciler<>(framework, clock, engine.applier(), engine.events(),
+          serverSideApply, new EngineSettings(gangScheduler, kueue), engine.lifecycle(), link, engine.heap());
+      ControllerConfiguration<J> config = configuration(engine.configuration(), reconciler, framework, namespaces);
+      String kind = HasMetadata.getKind(framework.jobType());
+      Function<Controller<?>, KindVerdict> check = kindChecks
+          ? KindCheck.onApiServer(client, framework.jobType(), namespaces) : controller -> KindVerdict.SERVED;
+      engine.kinds().add(new ServedKind(kind, controllers(reconciler, config, engine.metrics()), check,
+          engine.kinds().scheduler(), engine.role()::leading, kindRetries, engine.notice(), client),
+          engine.metrics().registry());
+      LOG.info("Registered {} ({}) from {}", kind, framework.name(), sourceOf(framework));
       return reconciler;
     }
 
+    /**
+     * Makes the kind's JOSDK controller: a new one for each start, so that no reconcile in flight when the kind went
+     * down is left marked as running. JOSDK's gauges of the controller's queue follow the newest.
+     */
+    private <J extends TrainingJob<?>> Supplier<Controller<? extends HasMetadata>> controllers(
+        TrainingJobReconciler<J> reconciler, ControllerConfiguration<J> config, StintMetrics metrics) {
+      boolean[] made = {false};
+      return () -> {
+        if (made[0]) {
+          metrics.forgetControllerGauges(config.getName());
+        }
+        made[0] = true;
+        return new Controller<>(reconciler, config, client);
+      };
+    }
+
     private static <J extends TrainingJob<?>> ControllerConfiguration<J> configuration(
-        Operator operator, TrainingJobReconciler<J> reconciler, TrainingFramework<J> framework,
+        ConfigurationService service, TrainingJobReconciler<J> reconciler, TrainingFramework<J> framework,
         Set<String> namespaces) {
       String name = EngineFramework.of(framework).controllerName();
       var informer = InformerConfiguration.builder(framework.jobType()).withName(name);
@@ -341,7 +381,7 @@ public final class StintOperator implements AutoCloseable {
       }
       // not generation-aware: the reconciler's own filter also lets through a status another client wrote
       return new ResolvedControllerConfiguration<>(name, false, reconciler.getClass().getCanonicalName(),
-          unlimitedRetry(), null, Duration.ofHours(10), null, null, name, operator.getConfigurationService(),
+          unlimitedRetry(), null, Duration.ofHours(10), null, null, name, service,
           informer
               // no finalizer, so the cache is where the engine learns that a job is gone, and forgets it
               .withItemStore(new SlimItemStore<J>(job -> reconciler.forget(job.getMetadata().getUid())))

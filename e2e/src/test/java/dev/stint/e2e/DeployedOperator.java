@@ -58,13 +58,19 @@ final class DeployedOperator {
   /** As {@link #start(List, Path, String, Path...)}, serving {@code /metrics} on {@code metricsPort} (0: off). */
   static OperatorProcess start(List<HasMetadata> objects, Path kubeconfig, String podName, int metricsPort,
                                Path... plugins) {
+    return start(objects, kubeconfig, podName, metricsPort, 0, plugins);
+  }
+
+  /** As {@link #start(List, Path, String, int, Path...)}, with {@code /readyz} on {@code healthPort} (0: off). */
+  static OperatorProcess start(List<HasMetadata> objects, Path kubeconfig, String podName, int metricsPort,
+                               int healthPort, Path... plugins) {
     Deployment deployment = objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
         .findFirst().orElseThrow();
     Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
     Path home = imageLayout(plugins);
     List<String> command = new ArrayList<>();
     container.getCommand().forEach(word -> command.add(inLayout(word, home)));
-    container.getArgs().forEach(word -> command.add(withPort(inLayout(word, home), metricsPort)));
+    container.getArgs().forEach(word -> command.add(withPorts(inLayout(word, home), metricsPort, healthPort)));
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", System.getenv("PATH"));
     env.put("HOME", home.toString());
@@ -93,11 +99,11 @@ final class DeployedOperator {
     return word.replace(IMAGE_HOME, home.toString());
   }
 
-  private static String withPort(String arg, int metricsPort) {
+  private static String withPorts(String arg, int metricsPort, int healthPort) {
     if (arg.startsWith("--metrics-port=")) {
       return "--metrics-port=" + metricsPort;
     }
-    return arg.startsWith("--health-port=") ? "--health-port=0" : arg;
+    return arg.startsWith("--health-port=") ? "--health-port=" + healthPort : arg;
   }
 
   /** The value of an {@code ENV NAME=value} line of the root Dockerfile. */

@@ -49,6 +49,8 @@ class HelmInstallIT {
       "operator_sdk_reconciliations_failed_total", "JOSDK registers it at a reconcile's first unexpected exception",
       "stint_events_dropped_total", "registered when the event queue overflows, which the lives never cause",
       "stint_events_failed_total", "registered at the first event the API server refuses",
+      "stint_watch_restarts_total",
+      "registered at the first watch found deaf and listed again (DeafWatchOnMockServerTest)",
       "stint_jobs_with_pods_waiting",
       "registered per kind and cause when a job's pods first cannot run (PodsWaitingOnMockServerTest)");
   private static final Pattern METRIC = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\{");

@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks made before the operator starts, so that a wrong setup ends with one clear message instead of informers
- * retrying forever: the API server answers, and it serves the kind of every framework (its CRD is installed).
+ * retrying forever: the API server answers, and it serves the kind of at least one framework (its CRD is installed).
+ * A kind whose CRD alone is missing does not stop the start: it is down, named in the log, and served once its CRD
+ * is applied ({@link dev.stint.core.serving.ServedKind}).
  */
 public final class ClusterPreflight {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterPreflight.class);
@@ -45,6 +47,9 @@ public final class ClusterPreflight {
             + " is not installed: kubectl apply --server-side -f crds/");
       }
     }
+    if (missing.size() < registry.all().size()) {
+      missing.clear(); // a kind or more is served: the others are down alone, and come up when their CRD is applied
+    }
     if (kueue.nativeMode()) {
       for (String plural : List.of("workloads", "resourceflavors")) {
         if (!served(client, KueueApi.API_VERSION, plural)) {
@@ -56,7 +61,7 @@ public final class ClusterPreflight {
     if (!missing.isEmpty()) {
       throw new CommandFailure(String.join("\n", missing));
     }
-    LOG.info("API server {} (Kubernetes {}) has the CRDs of {}", client.getMasterUrl(), version,
+    LOG.info("API server {} (Kubernetes {}) answers; frameworks {}", client.getMasterUrl(), version,
             registry.all().stream().map(TrainingFramework::name).toList());
   }
 

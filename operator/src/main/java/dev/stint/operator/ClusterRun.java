@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -68,7 +67,8 @@ final class ClusterRun {
     KubernetesClient client = ClientConfig.client(config, options.apiRateLimit(), metrics, http);
     // closed by Running, after the Lease is released
     StintOperator.Builder builder = StintOperator.builder(client, registry).metrics(metrics).closeClientOnStop(false)
-        .namespaces(options.namespaces());
+        .namespaces(options.namespaces())
+        .operatorPod(env.get("POD_NAMESPACE"), env.get("POD_NAME")); // the events of a kind down are about it
     if (options.reconcileThreads() != null) {
       builder.reconcileThreads(options.reconcileThreads());
     }
@@ -101,7 +101,7 @@ final class ClusterRun {
   /** The operator, not yet started, with its endpoints listening. */
   private Running serve(StintOperator operator, KubernetesClient client, Leadership leadership) {
     AtomicBoolean started = new AtomicBoolean();
-    Readiness readiness = new Readiness(started::get, informers(operator), leadership);
+    Readiness readiness = new Readiness(started::get, informers(operator, started), leadership);
     Running running = new Running(operator, client, started, leadership);
     // 1 on the process that reconciles (with leader election off, every process does): sum() > 1 means two writers
     Gauge.builder("stint.leader", () -> leadership == null || leadership.leading() ? 1 : 0)
@@ -128,20 +128,27 @@ final class ClusterRun {
         : "; reconciling while it holds Lease " + lease + " as " + leadership.identity());
   }
 
-  /** JOSDK's view of the informers, for {@link Readiness}. */
-  private static Readiness.Informers informers(StintOperator operator) {
+  /** The kinds and their informers, for {@link Readiness}; started once every kind had its first start. */
+  private static Readiness.Informers informers(StintOperator operator, AtomicBoolean started) {
     return new Readiness.Informers() {
       @Override
       public boolean started() {
-        return operator.runtimeInfo().isStarted();
+        return started.get();
       }
 
       @Override
       public List<String> unhealthy() {
-        List<String> names = new ArrayList<>();
-        operator.runtimeInfo().unhealthyEventSources().forEach((controller, sources) ->
-            sources.keySet().forEach(source -> names.add(controller + "/" + source)));
-        return names.stream().sorted().toList();
+        return operator.kinds().unhealthyInformers();
+      }
+
+      @Override
+      public Map<String, String> down() {
+        return operator.kinds().down();
+      }
+
+      @Override
+      public boolean anyServed() {
+        return operator.kinds().anyServed();
       }
     };
   }

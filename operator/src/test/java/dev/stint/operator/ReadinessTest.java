@@ -3,7 +3,9 @@ package dev.stint.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -11,8 +13,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class ReadinessTest {
 
-  /** The informers as JOSDK would report them. */
-  private record FakeInformers(boolean started, List<String> unhealthy) implements Readiness.Informers { }
+  /** The kinds and their informers as the operator would report them. */
+  private record FakeInformers(boolean started, List<String> unhealthy, Map<String, String> down,
+                               boolean anyServed) implements Readiness.Informers {
+    FakeInformers(boolean started, List<String> unhealthy) {
+      this(started, unhealthy, Map.of(), true);
+    }
+  }
+
+  private static final String NO_RIGHT = "the service account may not list jaxjobs.kubeflow.org cluster-wide";
 
   private enum Lead { OFF, NOBODY_SEEN, LEADER, STANDBY }
 
@@ -40,6 +49,30 @@ class ReadinessTest {
     Readiness readiness = new Readiness(() -> running, new FakeInformers(started, unhealthy), leadership(lead));
 
     assertThat(readiness.check()).isEqualTo(new Readiness.State(ready, description));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("kindsDown")
+  void namesTheKindsDown(String name, Map<String, String> down, boolean anyServed, boolean ready,
+                         String description) {
+    Readiness readiness = new Readiness(() -> true, new FakeInformers(true, List.of(), down, anyServed),
+        leadership(Lead.LEADER));
+
+    assertThat(readiness.check()).isEqualTo(new Readiness.State(ready, description));
+  }
+
+  static Stream<Arguments> kindsDown() {
+    Map<String, String> twoDown = new LinkedHashMap<>();
+    twoDown.put("JAXJob", NO_RIGHT);
+    twoDown.put("TFJob", "CRD tfjobs.kubeflow.org is not installed");
+    return Stream.of(
+        Arguments.of("a kind down while others are served: ready, and said", Map.of("JAXJob", NO_RIGHT), true, true,
+            "ready: leader\nnot served: JAXJob: " + NO_RIGHT),
+        Arguments.of("each kind down on a line of its own, in the kinds' order", twoDown, true, true,
+            "ready: leader\nnot served: JAXJob: " + NO_RIGHT
+                + "\nnot served: TFJob: CRD tfjobs.kubeflow.org is not installed"),
+        Arguments.of("no kind served: not ready", Map.of("JAXJob", NO_RIGHT), false, false,
+            "not ready: no kind served\nnot served: JAXJob: " + NO_RIGHT));
   }
 
   private static Leadership leadership(Lead lead) {

@@ -59,7 +59,7 @@ public abstract class FrameworkOnMockServerTest<J extends TrainingJob<?>> {
         .resource(GeneratedCrd.load(HasMetadata.getFullResourceName(jobType) + "-v1.yml").crd()).create();
     kubelet = new FakeKubelet(client, NAMESPACE);
     operator = StintOperator.builder(client, FrameworkRegistry.of(framework))
-        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).build();
+        .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).kindChecks(false).build();
     operator.start();
   }
 

@@ -56,6 +56,11 @@ public record ApiRefusal(boolean permanent, String cause, String message) {
     if (lower.contains("error looking up service account")) {
       return new ApiRefusal(false, "ServiceAccountMissing", message);
     }
+    // OwnerReferencesPermissionEnforcement maps the owner's kind with a RESTMapper that learns a CRD a moment after
+    // it is applied: a job's first pods right after its CRD came (back) are refused until then
+    if (lower.contains("cannot find restmapping")) {
+      return new ApiRefusal(false, "OwnerKindNotMappedYet", message);
+    }
     return new ApiRefusal(true, "Forbidden", message);
   }
 

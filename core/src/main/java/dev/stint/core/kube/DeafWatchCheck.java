@@ -14,7 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,10 +39,10 @@ public final class DeafWatchCheck implements AutoCloseable {
   /** How many of a deaf informer's objects its message names. */
   private static final int SHOWN = 3;
 
-  private final List<WatchedCache> caches;
+  private final Supplier<List<WatchedCache>> caches;
   private final Duration period;
   private final Duration confirmDelay;
-  private final Consumer<String> onDeaf;
+  private final BiConsumer<WatchedCache, String> onDeaf;
   private final Map<WatchedCache, Map<String, Versions>> suspected = new IdentityHashMap<>();
   private ScheduledExecutorService scheduler;
   private volatile BooleanSupplier paused = () -> false;
@@ -49,7 +51,16 @@ public final class DeafWatchCheck implements AutoCloseable {
    * @param onDeaf told, once per check that finds one, of each deaf informer: its name and the objects it missed
    */
   public DeafWatchCheck(List<WatchedCache> caches, Duration period, Duration confirmDelay, Consumer<String> onDeaf) {
-    this.caches = List.copyOf(caches);
+    this(() -> caches, period, confirmDelay, (cache, evidence) -> onDeaf.accept(evidence));
+  }
+
+  /**
+   * @param caches the informers to compare, asked at every check (those of the kinds served then)
+   * @param onDeaf told, once per check that finds one, of each deaf informer and the objects it missed
+   */
+  public DeafWatchCheck(Supplier<List<WatchedCache>> caches, Duration period, Duration confirmDelay,
+                        BiConsumer<WatchedCache, String> onDeaf) {
+    this.caches = caches;
     this.period = period;
     this.confirmDelay = confirmDelay;
     this.onDeaf = onDeaf;
@@ -101,11 +112,13 @@ public final class DeafWatchCheck implements AutoCloseable {
       return period;
     }
     boolean suspecting = false;
-    for (WatchedCache cache : caches) {
-      Map<String, Versions> now;
+    List<WatchedCache> now = caches.get();
+    suspected.keySet().retainAll(Set.copyOf(now)); // an informer gone (its kind down, restarted) starts afresh
+    for (WatchedCache cache : now) {
+      Map<String, Versions> differ;
       try {
         Map<String, String> listed = cache.apiServer().get(); // before the cache: an event may land in between
-        now = differences(listed, cache.cache().get());
+        differ = differences(listed, cache.cache().get());
       } catch (RuntimeException e) {
         LOG.debug("Could not list for informer {}: {}", cache.name(), e.toString());
         suspected.remove(cache);
@@ -113,16 +126,18 @@ public final class DeafWatchCheck implements AutoCloseable {
       }
       Map<String, Versions> before = suspected.getOrDefault(cache, Map.of());
       Map<String, Versions> stuck = new TreeMap<>();
-      now.forEach((key, versions) -> {
+      differ.forEach((key, versions) -> {
         if (versions.equals(before.get(key))) {
           stuck.put(key, versions);
         }
       });
       if (!stuck.isEmpty()) {
-        onDeaf.accept(describe(cache.name(), stuck));
+        suspected.remove(cache); // once told, it is looked at afresh: the informer is listed again
+        onDeaf.accept(cache, describe(cache.name(), stuck));
+        continue;
       }
-      suspected.put(cache, now);
-      suspecting |= !now.isEmpty();
+      suspected.put(cache, differ);
+      suspecting |= !differ.isEmpty();
     }
     return suspecting ? confirmDelay : period;
   }

@@ -132,6 +132,14 @@ public final class EventRecorder implements AutoCloseable {
     enqueue(jobQueue, false, job, event.type().name(), event.reason(), event.message());
   }
 
+  /**
+   * An event about the operator itself (its own Pod), never budgeted nor shed; not logged, as its sender has
+   * already said it in its own line.
+   */
+  public void aboutOperator(HasMetadata object, JobEvent event) {
+    enqueue(jobQueue, false, object, event.type().name(), event.reason(), event.message());
+  }
+
   /** An event about one of the job's children (a pod or service created or deleted): sent after the job's own. */
   public void normal(HasMetadata job, String reason, String message) {
     LOG.debug("{}: {}", reason, message);

@@ -24,11 +24,17 @@ import java.util.function.Supplier;
  * query (kind, namespaces, label selector), each as object key ({@code namespace/name}) to resource version.
  *
  * @param name the informer's controller and event source, for the log
+ * @param resource the plural of the resource it follows ({@code pods}), for the metric of restarts
  * @param apiServer lists the objects from the API server
  * @param cache reads the informer's cache (never the event source's cache of its own recent writes)
  */
-public record WatchedCache(String name, Supplier<Map<String, String>> apiServer,
+public record WatchedCache(String name, String resource, Supplier<Map<String, String>> apiServer,
                            Supplier<Map<String, String>> cache) {
+
+  /** An informer of an unnamed resource. */
+  public WatchedCache(String name, Supplier<Map<String, String>> apiServer, Supplier<Map<String, String>> cache) {
+    this(name, "", apiServer, cache);
+  }
 
   /** The informer of one JOSDK event source of {@code controller}. */
   public static <R extends HasMetadata> WatchedCache of(ManagedInformerEventSource<R, ?, ?> source,
@@ -56,7 +62,17 @@ public record WatchedCache(String name, Supplier<Map<String, String>> apiServer,
       versions(source.list(r -> true).toList(), versions);
       return versions;
     };
-    return new WatchedCache(controller.getName() + "/" + source.name(), apiServer, cache);
+    return new WatchedCache(controller.getName() + "/" + source.name(), plural(source, informer), apiServer, cache);
+  }
+
+  private static String plural(ManagedInformerEventSource<?, ?, ?> source, InformerConfiguration<?> informer) {
+    if (informer.getResourceClass() == GenericKubernetesResource.class
+        && source.configuration() instanceof InformerEventSourceConfiguration<?> config
+        && config.getGroupVersionKind().isPresent()) {
+      return io.fabric8.kubernetes.api.Pluralize.toPlural(
+          config.getGroupVersionKind().get().getKind().toLowerCase(java.util.Locale.ROOT));
+    }
+    return HasMetadata.getPlural(informer.getResourceClass());
   }
 
   /** Lists one namespace, or every namespace when given null, as object key to resource version. */

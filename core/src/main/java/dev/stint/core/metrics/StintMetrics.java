@@ -55,6 +55,19 @@ public final class StintMetrics implements AutoCloseable {
     return josdk;
   }
 
+  /**
+   * Removes JOSDK's gauges of one controller's queue ({@code operator_sdk_reconciliations_queue_size} and
+   * {@code ..._executions}): a kind started again runs on a new JOSDK controller, whose gauges would otherwise be
+   * shadowed by the old ones, which Micrometer keeps.
+   */
+  public void forgetControllerGauges(String controller) {
+    registry.getMeters().stream()
+        .filter(m -> controller.equals(m.getId().getTag("controller")))
+        .filter(m -> m.getId().getName().equals(JosdkMeterFilter.EXECUTIONS)
+            || m.getId().getName().equals(JosdkMeterFilter.QUEUE_SIZE))
+        .toList().forEach(registry::remove);
+  }
+
   /** Every meter in the Prometheus text exposition format (version 0.0.4). */
   public String scrape() {
     return registry.scrape();

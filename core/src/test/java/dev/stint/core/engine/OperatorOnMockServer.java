@@ -33,7 +33,7 @@ abstract class OperatorOnMockServer {
    */
   static StintOperator.Builder onMockServer(KubernetesClient client, FrameworkRegistry registry) {
     return StintOperator.builder(client, registry).serverSideApply(false).closeClientOnStop(false)
-        .stopOnInformerError(false);
+        .stopOnInformerError(false).kindChecks(false);
   }
 
   void startOperator(FrameworkRegistry registry) {

@@ -21,6 +21,7 @@ class ApiRefusalTest {
       403 | Forbidden | pods "x" is forbidden: status unknown for quota: compute, resources: pods            | false | QuotaExceeded
       403 | Forbidden | pods "x" is forbidden: error looking up service account t/default: serviceaccount "default" not found | false | ServiceAccountMissing
       403 | Forbidden | unable to create new content in namespace t because it is being terminated        | false | NamespaceTerminating
+      403 | Forbidden | pods "j-worker-0" is forbidden: cannot set blockOwnerDeletion in this case because cannot find RESTMapping for APIVersion kubeflow.org/v1 Kind JAXJob: no matches for kind "JAXJob" in version "kubeflow.org/v1" | false | OwnerKindNotMappedYet
       409 | Conflict  | Operation cannot be fulfilled: the object has been modified                      | false | Conflict
       410 | Expired   | too old resource version                                                          | false | Expired
       429 | TooManyRequests | the server has received too many requests                                   | false | TooManyRequests

@@ -67,7 +67,7 @@ public final class Demo {
   public int run(KubernetesClient client) throws InterruptedException {
     FrameworkRegistry served = installCrds(client);
     List<DemoJob> jobs = loadJobs(client, served);
-    StintOperator.Builder builder = StintOperator.builder(client, served).serverSideApply(false)
+    StintOperator.Builder builder = StintOperator.builder(client, served).serverSideApply(false).kindChecks(false)
         .closeClientOnStop(false).clock(clock);
     if (settings.reconcileThreads() != null) {
       builder.reconcileThreads(settings.reconcileThreads());

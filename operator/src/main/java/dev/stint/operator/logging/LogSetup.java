@@ -53,6 +53,10 @@ public final class LogSetup {
     root.addAppender(stderr);
     // MPIJob is served as kubeflow.org/v2beta1, the MPI Operator's version; fabric8 would warn that it is not stable
     context.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils").setLevel(Level.ERROR);
+    // an informer that cannot start fails its kind's start, which Stint reports in one line naming the cause (the
+    // kind is down, tried again); JOSDK's own line would add a stack trace and say, wrongly, that the operator stops
+    context.getLogger("io.javaoperatorsdk.operator.processing.event.source.informer.InformerWrapper")
+        .setLevel(Level.OFF);
     // Stint logs one line for the frameworks it loaded and one per skipped plugin; pf4j's INFO lines would repeat them
     context.getLogger("org.pf4j").setLevel(Level.WARN);
   }

@@ -221,7 +221,7 @@ class JaxPluginTest {
     var selection = FrameworkSelection.select(discovered, List.of());
     assertThat(selection.registry().byName("jax")).isPresent();
     operator = StintOperator.builder(client, selection.registry()).serverSideApply(false).closeClientOnStop(false)
-        .stopOnInformerError(false).build();
+        .stopOnInformerError(false).kindChecks(false).build();
     operator.start();
   }
 

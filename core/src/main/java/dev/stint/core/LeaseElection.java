@@ -1,0 +1,70 @@
+package dev.stint.core;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader election on a Lease, as JOSDK's {@code LeaderElectionManager} runs it (fabric8's elector, JOSDK's
+ * configuration and timings), but on its own: JOSDK's is tied to the controllers registered before its operator
+ * starts, and Stint starts and stops each kind's controller by itself ({@link dev.stint.core.serving.ServedKind}).
+ */
+final class LeaseElection {
+  private static final Logger LOG = LoggerFactory.getLogger(LeaseElection.class);
+  private final KubernetesClient client;
+  private final LeaderElectionConfiguration config;
+  private ExecutorService executor;
+  private CompletableFuture<?> running;
+
+  /** @param config with the callbacks to tell (those of {@link ReconcilerRole#following}) */
+  LeaseElection(KubernetesClient client, LeaderElectionConfiguration config) {
+    this.client = client;
+    this.config = config;
+  }
+
+  synchronized void start() {
+    String identity = config.getIdentity().orElseGet(() -> System.getenv("HOSTNAME"));
+    if (identity == null || identity.isBlank()) {
+      identity = UUID.randomUUID().toString();
+    }
+    String namespace = config.getLeaseNamespace().orElseGet(() -> client.getConfiguration().getNamespace());
+    if (namespace == null) {
+      throw new IllegalArgumentException("the Lease's namespace is not set and cannot be inferred");
+    }
+    LeaderCallbacks callbacks = config.getLeaderCallbacks()
+        .orElseGet(() -> new LeaderCallbacks(() -> { }, () -> { }, holder -> { }));
+    LeaderCallbacks exiting = new LeaderCallbacks(callbacks::onStartLeading, () -> {
+      callbacks.onStopLeading();
+      if (config.isExitOnStopLeading()) {
+        LOG.info("Stopped leading ({}): exiting", config.getLeaseName());
+        System.exit(1); // as JOSDK: two leaders must never reconcile at once
+      }
+    }, callbacks::onNewLeader);
+    executor = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "stint-lease");
+      t.setDaemon(true);
+      return t;
+    });
+    // releaseOnCancel false, as JOSDK: the stop callback is then told in every case
+    running = new LeaderElectorBuilder(client, executor).withConfig(new LeaderElectionConfig(
+            new LeaseLock(namespace, config.getLeaseName(), identity), config.getLeaseDuration(),
+            config.getRenewDeadline(), config.getRetryPeriod(), exiting, false, config.getLeaseName()))
+        .build().start();
+  }
+
+  synchronized void stop() {
+    if (running != null) {
+      running.cancel(false);
+      executor.shutdownNow();
+    }
+  }
+}
