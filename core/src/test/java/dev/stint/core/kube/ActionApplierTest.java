@@ -77,7 +77,8 @@ class ActionApplierTest {
     List<Action> pass = List.of(new Action.CreatePod(pod("a")), new Action.CreateService(service("a")),
         new Action.DeletePod("b", "scaled down"), new Action.DeleteService("b"), new Action.DeleteJob());
     assertThat(ActionApplier.beforeStatus(pass)).extracting(Object::toString)
-        .containsExactly("CreatePod(a)", "CreateService(a)", "DeletePod[name=b, why=scaled down, resourceVersion=null]");
+        .containsExactly("CreatePod(a)", "CreateService(a)",
+            "DeletePod[name=b, why=scaled down, resourceVersion=null, carrierJob=null]");
     assertThat(ActionApplier.afterStatus(pass)).extracting(Object::toString)
         .containsExactly("DeleteService[name=b]", "DeleteJob[]");
   }
