@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -109,7 +110,8 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
     if (!carrier) {
       ObjectMeta meta = job.getMetadata();
       job.setMetadata(new ObjectMetaBuilder().withName(meta.getName()).withNamespace(meta.getNamespace())
-          .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion()).build());
+          .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion()).withOwnerReferences(List.of())
+          .withLabels(Map.of()).build());
       job.setSpec(null);
       job.setStatus(null);
     } else if (job.getSpec() != null && job.getSpec().getTemplate() != null
