@@ -73,7 +73,7 @@ final class UpstreamOperator {
       pb.environment().putAll(env);
       Process p = pb.start();
       String out = new String(p.getInputStream().readAllBytes());
-      assertThat(p.waitFor(15, TimeUnit.MINUTES)).isTrue();
+      assertThat(p.waitFor(40, TimeUnit.MINUTES)).isTrue(); // a first build from the module proxy is long
       assertThat(p.exitValue()).as("%s: %s", String.join(" ", command), out).isZero();
     } catch (IOException e) {
       throw new IllegalStateException(e);
