@@ -137,6 +137,29 @@ class ActionApplierTest {
     }
 
     @Test
+    void aCarriedPodIsCreatedAsItsJobAndDeletedWithIt() {
+      Pod launcher = owned(pod("j-launcher"), "Pod", "j", "u");
+      launcher.setSpec(new io.fabric8.kubernetes.api.model.PodSpecBuilder().withRestartPolicy("Never")
+          .addNewContainer().withName("main").endContainer().build());
+      applier.apply(JOB, List.of(new Action.CreatePod("j-launcher", () -> launcher, true)), events);
+      assertThat(client.pods().inNamespace("ns").list().getItems()).as("the Job controller makes the pod").isEmpty();
+      var job = client.batch().v1().jobs().inNamespace("ns").withName("j-launcher").get();
+      assertThat(job.getMetadata().getOwnerReferences()).extracting(r -> r.getUid()).containsExactly("u");
+      assertThat(job.getSpec().getBackoffLimit()).isZero();
+      // created again (a stale cache): the job's own Job, so done
+      applier.apply(JOB, List.of(new Action.CreatePod("j-launcher", () -> launcher, true)), events);
+
+      client.pods().inNamespace("ns").resource(pod("j-launcher-x7k2p")).create();
+      applier.apply(JOB, List.of(new Action.DeletePod("j-launcher-x7k2p", "job suspended", null, "j-launcher")),
+          events);
+      assertThat(client.batch().v1().jobs().inNamespace("ns").list().getItems()).isEmpty();
+      assertThat(client.pods().inNamespace("ns").list().getItems()).as("deleted at once, not left to the GC")
+          .isEmpty();
+      // a stand-in (the Job's name): only the Job, which is gone already
+      applier.apply(JOB, List.of(new Action.DeletePod("j-launcher", "job suspended", null, "j-launcher")), events);
+    }
+
+    @Test
     void aNameHeldByAnotherJobsChildEndsTheJobNamingTheOwner() {
       client.pods().inNamespace("ns").resource(owned(pod("p1"), "TFJob", "j", "other-uid")).create();
       assertThatThrownBy(() -> applier.apply(JOB, List.of(new Action.CreatePod(pod("p0")),
