@@ -156,7 +156,7 @@ final class ChaosFaults {
     }
     ChaosJob job = candidates.get(pick % candidates.size());
     List<String> names = job.shape.podNames(job.name);
-    String pod = names.get(podPick % names.size());
+    String pod = ReplicaPods.podName(run.client, run.ns, names.get(podPick % names.size()));
     boolean gone = retry("delete pod " + pod,
         () -> !run.client.pods().inNamespace(run.ns).withName(pod).delete().isEmpty());
     if (gone) {

@@ -71,7 +71,7 @@ final class ChaosJobCheck {
                                    List<String> wrong) {
     Set<String> expectedPods = new HashSet<>(job.shape.podNames(job.name));
     Map<String, String> podPhases = new TreeMap<>();
-    pods.forEach(p -> podPhases.put(p.getMetadata().getName(),
+    pods.forEach(p -> podPhases.put(ReplicaPods.replicaName(p),
         p.getMetadata().getDeletionTimestamp() != null ? "Terminating" : phase(p)));
     boolean allThere = podPhases.keySet().equals(expectedPods)
         && podPhases.values().stream().allMatch(ph -> ph.equals("Running") || ph.equals("Pending"));

@@ -93,27 +93,33 @@ public final class CarrierJobs {
 
   /**
    * A carrier Job that has no pod, seen as its pod would be: pending while the Job controller is to make it,
-   * succeeded or failed as the Job ended (a Job that failed with no pod left is a launcher that failed, exit code
-   * unknown), and terminating while the Job is deleted or suspended: Stint never suspends a carrier Job (it deletes
-   * it), so a suspended one, which the upstream operator left, is deleted ({@link #withCarriers}) and replaced.
+   * succeeded when the Job completed, and terminating while the Job is being deleted, or is stale: suspended (Stint
+   * never suspends a carrier Job, it deletes it; a suspended one is the upstream operator's) or failed with no pod
+   * left. A launcher that fails leaves its failed pod (the Job's {@code backoffLimit} is 0, so no other replaces it),
+   * which the engine judges by its exit code; a failed Job without one lost its pod to a deletion (the Job controller
+   * counts a pod deleted while it ran as failed), and a pod that vanishes is replaced without counting, as for every
+   * replica. A stale Job is deleted ({@link #withCarriers}) and, once gone, replaced by a new one.
    */
   static Pod standIn(Job job) {
     ObjectMeta jobMeta = job.getMetadata();
     PodTemplateSpec template = job.getSpec() == null ? null : job.getSpec().getTemplate();
-    boolean suspended = job.getSpec() != null && Boolean.TRUE.equals(job.getSpec().getSuspend());
     Pod pod = new Pod();
     pod.setMetadata(new ObjectMetaBuilder()
         .withName(jobMeta.getName()).withNamespace(jobMeta.getNamespace())
         .withUid(jobMeta.getUid()).withResourceVersion(jobMeta.getResourceVersion())
         .withCreationTimestamp(jobMeta.getCreationTimestamp())
         .withDeletionTimestamp(jobMeta.getDeletionTimestamp() != null ? jobMeta.getDeletionTimestamp()
-            : suspended ? jobMeta.getCreationTimestamp() : null)
+            : stale(job) ? jobMeta.getCreationTimestamp() : null)
         .withLabels(template == null || template.getMetadata() == null ? Map.of() : template.getMetadata().getLabels())
         .withOwnerReferences(controllerReference(job))
         .build());
     pod.setSpec(template == null || template.getSpec() == null ? new PodSpec() : template.getSpec());
     pod.setStatus(new PodStatusBuilder().withPhase(phase(job)).build());
     return pod;
+  }
+
+  private static boolean stale(Job job) {
+    return job.getSpec() != null && Boolean.TRUE.equals(job.getSpec().getSuspend()) || conditionTrue(job, "Failed");
   }
 
   private static String phase(Job job) {
@@ -125,7 +131,7 @@ public final class CarrierJobs {
 
   /**
    * The actions, each deletion of a pod that a carrier Job runs naming that Job (deleted with it), and a deletion of
-   * every suspended carrier Job that is not being deleted yet (see {@link #standIn}).
+   * every stale carrier Job, one that has no pod and is suspended or failed, not being deleted yet ({@link #standIn}).
    */
   public static List<Action> withCarriers(List<Action> actions, Observed observed) {
     if (observed.carriers().isEmpty() && observed.pods().stream().noneMatch(p -> carrierOf(p) != null)) {
@@ -149,11 +155,15 @@ public final class CarrierJobs {
         result.add(a);
       }
     }
+    Set<String> standIns = new HashSet<>();
+    observed.pods().forEach(p -> standIns.add(p.getMetadata().getUid()));
     for (Job job : observed.carriers()) {
       String name = job.getMetadata().getName();
-      if (job.getSpec() != null && Boolean.TRUE.equals(job.getSpec().getSuspend())
+      // a stand-in has its Job's uid: the Job has no pod
+      if (stale(job) && standIns.contains(job.getMetadata().getUid())
           && job.getMetadata().getDeletionTimestamp() == null && !deleted.contains(name)) {
-        result.add(new Action.DeletePod(name, "suspended launcher Job of another controller", null, name));
+        result.add(new Action.DeletePod(name, conditionTrue(job, "Failed") ? "its Job failed with no pod left"
+            : "suspended launcher Job of another controller", null, name));
       }
     }
     return result;

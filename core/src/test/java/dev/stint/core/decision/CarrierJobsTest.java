@@ -52,7 +52,8 @@ class CarrierJobsTest {
     return Stream.of(
         Arguments.of("active", job("pi-launcher", null, false, STINT_LABELS), "Pending", false),
         Arguments.of("complete", job("pi-launcher", "Complete", false, STINT_LABELS), "Succeeded", false),
-        Arguments.of("failed, no pod left", job("pi-launcher", "Failed", false, STINT_LABELS), "Failed", false),
+        Arguments.of("failed, no pod left: its pod was deleted", job("pi-launcher", "Failed", false, STINT_LABELS),
+            "Failed", true),
         Arguments.of("suspended by the MPI Operator", job("pi-launcher", null, true, UPSTREAM_LABELS), "Pending",
             true));
   }
@@ -103,6 +104,8 @@ class CarrierJobsTest {
     Pod worker = new PodBuilder().withNewMetadata().withName("pi-worker-0").endMetadata().build();
     Job suspended = job("pi-launcher", null, true, UPSTREAM_LABELS);
     Pod standIn = CarrierJobs.standIn(suspended);
+    Job failed = job("pi-launcher", "Failed", false, STINT_LABELS);
+    Pod failedPod = podOf(failed, "pi-launcher-x7k2p");
     return Stream.of(
         Arguments.of("a launcher pod: its Job and the pod", List.of(launcher, worker), List.of(running),
             List.of(new Action.DeletePod("pi-launcher-x7k2p", "job suspended"),
@@ -115,7 +118,12 @@ class CarrierJobsTest {
         Arguments.of("a suspended Job the MPI Operator left: deleted", List.of(standIn), List.of(suspended),
             List.of(),
             List.of(new Action.DeletePod("pi-launcher", "suspended launcher Job of another controller", null,
-                "pi-launcher"))));
+                "pi-launcher"))),
+        Arguments.of("a failed Job with no pod: deleted, to be replaced", List.of(CarrierJobs.standIn(failed)),
+            List.of(failed), List.of(),
+            List.of(new Action.DeletePod("pi-launcher", "its Job failed with no pod left", null, "pi-launcher"))),
+        Arguments.of("a failed Job that kept its failed pod: the engine judges the pod", List.of(failedPod),
+            List.of(failed), List.of(), List.of()));
   }
 
   private static Job job(String name, String ended, boolean suspended, Map<String, String> templateLabels) {
