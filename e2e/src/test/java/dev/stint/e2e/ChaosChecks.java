@@ -33,6 +33,14 @@ final class ChaosChecks {
   /** The cluster's view of the test namespace at one moment. */
   record Snapshot(Map<String, GenericKubernetesResource> jobsByName, List<Pod> pods,
                   List<Service> services, List<HasMetadata> supporting) {
+    /** The job's pods: those it controls, and those of its batch Jobs (an MPIJob's launcher). */
+    List<Pod> podsOf(String jobUid) {
+      Set<String> owners = new java.util.HashSet<>(Set.of(jobUid));
+      ownedBy(supporting, jobUid).stream().filter(o -> "Job".equals(o.getKind()))
+          .forEach(o -> owners.add(o.getMetadata().getUid()));
+      return pods.stream().filter(p -> controllers(p).stream().anyMatch(r -> owners.contains(r.getUid()))).toList();
+    }
+
     /** The live jobs' uids, and those of their launchers' batch Jobs, which own the launcher pods. */
     Set<String> liveUids() {
       Set<String> jobs = jobsByName.values().stream().map(j -> j.getMetadata().getUid()).collect(Collectors.toSet());
@@ -197,7 +205,7 @@ final class ChaosChecks {
         job.runningPods = Map.of();
         continue;
       }
-      Map<String, String> now = ownedBy(snap.pods(), job.uid).stream()
+      Map<String, String> now = snap.podsOf(job.uid).stream()
           .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
       if (!job.drivenThisRound) {
         for (Map.Entry<String, String> before : job.runningPods.entrySet()) {
