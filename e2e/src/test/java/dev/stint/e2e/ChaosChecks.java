@@ -33,8 +33,21 @@ final class ChaosChecks {
   /** The cluster's view of the test namespace at one moment. */
   record Snapshot(Map<String, GenericKubernetesResource> jobsByName, List<Pod> pods,
                   List<Service> services, List<HasMetadata> supporting) {
+    /** The job's pods: those it controls, and those of its batch Jobs (an MPIJob's launcher). */
+    List<Pod> podsOf(String jobUid) {
+      Set<String> owners = new java.util.HashSet<>(Set.of(jobUid));
+      ownedBy(supporting, jobUid).stream().filter(o -> "Job".equals(o.getKind()))
+          .forEach(o -> owners.add(o.getMetadata().getUid()));
+      return pods.stream().filter(p -> controllers(p).stream().anyMatch(r -> owners.contains(r.getUid()))).toList();
+    }
+
+    /** The live jobs' uids, and those of their launchers' batch Jobs, which own the launcher pods. */
     Set<String> liveUids() {
-      return jobsByName.values().stream().map(j -> j.getMetadata().getUid()).collect(Collectors.toSet());
+      Set<String> jobs = jobsByName.values().stream().map(j -> j.getMetadata().getUid()).collect(Collectors.toSet());
+      Set<String> live = new java.util.HashSet<>(jobs);
+      supporting.stream().filter(o -> "Job".equals(o.getKind())).filter(o -> controllers(o).stream()
+          .anyMatch(r -> jobs.contains(r.getUid()))).forEach(o -> live.add(o.getMetadata().getUid()));
+      return live;
     }
   }
 
@@ -100,6 +113,8 @@ final class ChaosChecks {
         .forEach(supporting::add);
     run.client.secrets().inNamespace(run.ns).list().getItems().stream().filter(ChaosCalls::ownedByAJob)
         .forEach(supporting::add);
+    run.client.batch().v1().jobs().inNamespace(run.ns).list().getItems().stream().filter(ChaosCalls::ownedByAJob)
+        .forEach(supporting::add);
     return new Snapshot(byName, run.client.pods().inNamespace(run.ns).list().getItems(),
         run.client.services().inNamespace(run.ns).list().getItems(), supporting);
   }
@@ -139,18 +154,21 @@ final class ChaosChecks {
     Map<String, List<String>> replicas = new TreeMap<>();
     for (Pod pod : snap.pods()) {
       List<OwnerReference> ctl = controllers(pod);
-      if (ctl.size() != 1 || !byUid.containsKey(ctl.get(0).getUid())) {
+      Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+      // an MPIJob's launcher pod is its batch Job's: the job by the pod's job-name label, the live ones only
+      GenericKubernetesResource owner = ctl.size() != 1 ? null : ReplicaPods.carrier(pod) == null
+          ? byUid.get(ctl.get(0).getUid()) : pod.getMetadata().getDeletionTimestamp() != null ? null
+          : snap.jobsByName().get(labels.get("training.kubeflow.org/job-name"));
+      if (owner == null) {
         continue;
       }
-      GenericKubernetesResource owner = byUid.get(ctl.get(0).getUid());
       Shape shape = shapeOf(owner);
-      if (shape != null && !shape.podNames(owner.getMetadata().getName()).contains(pod.getMetadata().getName())) {
+      if (shape != null && !shape.podNames(owner.getMetadata().getName()).contains(ReplicaPods.replicaName(pod))) {
         stray.add("pod " + pod.getMetadata().getName() + " is not a replica of " + owner.getKind() + " "
             + owner.getMetadata().getName());
       }
-      Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
-      replicas.computeIfAbsent(ctl.get(0).getUid() + "/" + labels.get("training.kubeflow.org/replica-type") + "/"
-          + labels.get("training.kubeflow.org/replica-index"), k -> new ArrayList<>()).add(pod.getMetadata().getName());
+      replicas.computeIfAbsent(owner.getMetadata().getUid() + "/"
+          + labels.get("training.kubeflow.org/replica-type") + "/" + labels.get("training.kubeflow.org/replica-index"), k -> new ArrayList<>()).add(pod.getMetadata().getName());
     }
     replicas.forEach((replica, names) -> {
       if (names.size() > 1) {
@@ -187,7 +205,7 @@ final class ChaosChecks {
         job.runningPods = Map.of();
         continue;
       }
-      Map<String, String> now = ownedBy(snap.pods(), job.uid).stream()
+      Map<String, String> now = snap.podsOf(job.uid).stream()
           .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
       if (!job.drivenThisRound) {
         for (Map.Entry<String, String> before : job.runningPods.entrySet()) {

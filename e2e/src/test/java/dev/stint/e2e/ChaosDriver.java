@@ -123,7 +123,8 @@ final class ChaosDriver {
    */
   void advanceFinish(ChaosJob job) {
     Map<String, Pod> pods = run.podsOf(job).stream()
-        .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p));
+        .collect(Collectors.toMap(ReplicaPods::replicaName, p -> p, (a, b) -> a.getMetadata()
+            .getDeletionTimestamp() == null ? a : b));
     for (Map<String, Integer> phase : job.shape.phases(job.plan)) {
       boolean ended = true;
       for (Map.Entry<String, Integer> e : new TreeMap<>(phase).entrySet()) {

@@ -155,7 +155,10 @@ final class ChaosFaults {
       return;
     }
     ChaosJob job = candidates.get(pick % candidates.size());
-    List<String> names = job.shape.podNames(job.name);
+    // not an MPIJob's launcher: its batch Job's controller counts the pod's deletion, and after a kube-apiserver
+    // restart it may wait out its expectations (5 minutes) first, longer than a round may take to converge
+    List<String> names = job.shape.podNames(job.name).stream().filter(n -> !n.equals(job.name + "-launcher"))
+        .toList();
     String pod = names.get(podPick % names.size());
     boolean gone = retry("delete pod " + pod,
         () -> !run.client.pods().inNamespace(run.ns).withName(pod).delete().isEmpty());

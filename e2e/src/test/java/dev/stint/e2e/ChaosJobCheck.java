@@ -35,7 +35,7 @@ final class ChaosJobCheck {
       return "the job is gone (expected " + job.state + ")";
     }
     JobStatus s = StatusHistory.statusOf(client, r);
-    List<Pod> pods = ownedBy(snap.pods(), job.uid);
+    List<Pod> pods = snap.podsOf(job.uid);
     List<Service> services = ownedBy(snap.services(), job.uid);
     List<String> wrong = new ArrayList<>();
     int suspensions = s.getSuspensions() == null ? 0 : s.getSuspensions();
@@ -56,7 +56,7 @@ final class ChaosJobCheck {
       return "still exists after its deletion";
     }
     List<String> left = new ArrayList<>();
-    ownedBy(snap.pods(), job.uid).forEach(p -> left.add("pod " + p.getMetadata().getName()));
+    snap.podsOf(job.uid).forEach(p -> left.add("pod " + p.getMetadata().getName()));
     ownedBy(snap.services(), job.uid).forEach(s -> left.add("service " + s.getMetadata().getName()));
     ownedBy(snap.supporting(), job.uid).forEach(s -> left.add(s.getKind() + " " + s.getMetadata().getName()));
     return left.isEmpty() ? null : "deleted, but its children remain: " + left;
@@ -71,7 +71,7 @@ final class ChaosJobCheck {
                                    List<String> wrong) {
     Set<String> expectedPods = new HashSet<>(job.shape.podNames(job.name));
     Map<String, String> podPhases = new TreeMap<>();
-    pods.forEach(p -> podPhases.put(p.getMetadata().getName(),
+    pods.forEach(p -> podPhases.put(ReplicaPods.replicaName(p),
         p.getMetadata().getDeletionTimestamp() != null ? "Terminating" : phase(p)));
     boolean allThere = podPhases.keySet().equals(expectedPods)
         && podPhases.values().stream().allMatch(ph -> ph.equals("Running") || ph.equals("Pending"));

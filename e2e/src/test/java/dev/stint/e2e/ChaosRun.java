@@ -84,7 +84,9 @@ final class ChaosRun {
   }
 
   List<Pod> podsOf(ChaosJob job) {
+    // a launcher pod is its batch Job's (recognised by the job-name label, as Stint does)
     return client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job.name).list().getItems()
-        .stream().filter(p -> controllers(p).stream().anyMatch(r -> r.getUid().equals(job.uid))).toList();
+        .stream().filter(p -> ReplicaPods.carrier(p) != null
+            || controllers(p).stream().anyMatch(r -> r.getUid().equals(job.uid))).toList();
   }
 }

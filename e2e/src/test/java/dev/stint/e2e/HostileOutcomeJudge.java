@@ -71,6 +71,10 @@ final class HostileOutcomeJudge {
           "spec", Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))));
       case "Service" -> Map.of("apiVersion", "v1", "kind", "Service", "metadata", metadata,
           "spec", Map.of("clusterIP", "None", "selector", Map.of("app", held.holder())));
+      // suspended: it holds the name and runs nothing
+      case "Job" -> Map.of("apiVersion", "batch/v1", "kind", "Job", "metadata", metadata,
+          "spec", Map.of("suspend", true, "template", Map.of("spec", Map.of("restartPolicy", "Never",
+              "containers", List.of(Map.of("name", "c", "image", "busybox"))))));
       default -> Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", metadata, "data", Map.of("k", "v"));
     };
     Kubectl.runWithInput(JSON.asJson(object), "create", "-n", ns, "-f", "-").assertOk();

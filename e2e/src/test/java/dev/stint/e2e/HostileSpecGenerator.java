@@ -284,9 +284,9 @@ final class HostileSpecGenerator {
     String held;
     String holderKind;
     if (kind.mpi()) {
-      boolean pod = random.nextBoolean();
-      held = pod ? c.name + "-launcher" : c.name + "-config";
-      holderKind = pod ? "Pod" : "ConfigMap";
+      boolean launcher = random.nextBoolean();
+      held = launcher ? c.name + "-launcher" : c.name + "-config";
+      holderKind = launcher ? "Job" : "ConfigMap"; // the launcher runs in a batch Job of that name
     } else {
       String type = pick(new ArrayList<>(c.specs().keySet()));
       held = c.name + "-" + type.toLowerCase() + "-0";

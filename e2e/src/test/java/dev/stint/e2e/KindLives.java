@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import org.awaitility.Awaitility;
@@ -62,6 +63,7 @@ final class KindLives {
     create(pytorch, PYTORCH.running("taken-svc"));
     create(mpi, MPI.running("taken-cm"));
     create(mpi, MPI.running("taken-secret"));
+    create(mpi, MPI.running("taken-job"));
 
     namespaces.forEach((kind, ns) -> awaitCondition(kind, ns, LIFE, "Running"));
     namespaces.forEach((kind, ns) -> await("ttl " + kind.kind() + " deleted")
@@ -72,6 +74,7 @@ final class KindLives {
     }
     awaitCondition(MPI, mpi, "taken-cm", "Failed");
     awaitCondition(MPI, mpi, "taken-secret", "Failed");
+    awaitCondition(MPI, mpi, "taken-job", "Failed");
     changeWhileRunning(pytorch, mpi);
 
     namespaces.forEach((kind, ns) -> RbacJobs.suspend(kind, ns, LIFE, true));
@@ -124,6 +127,11 @@ final class KindLives {
         .endMetadata().build()).create();
     client.secrets().inNamespace(mpi).resource(new SecretBuilder().withNewMetadata().withName("taken-secret-ssh")
         .endMetadata().build()).create();
+    // suspended: it holds the launcher Job's name and runs nothing
+    client.batch().v1().jobs().inNamespace(mpi).resource(new JobBuilder().withNewMetadata()
+        .withName("taken-job-launcher").endMetadata().withNewSpec().withSuspend(true).withNewTemplate().withNewSpec()
+        .withRestartPolicy("Never").addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
+        .endTemplate().endSpec().build()).create();
   }
 
   private io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler hpa(String ns, String name) {

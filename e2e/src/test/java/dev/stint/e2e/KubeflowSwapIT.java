@@ -4,15 +4,13 @@ import static dev.stint.e2e.RbacJobs.PYTORCH;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -89,55 +87,22 @@ class KubeflowSwapIT {
 
   /** kind/name -> uid of every pod and service in the namespace. */
   private static Map<String, String> children(String ns) {
-    Map<String, String> uids = new TreeMap<>();
-    List<HasMetadata> all = new java.util.ArrayList<>(cluster.client().pods().inNamespace(ns).list().getItems());
-    all.addAll(cluster.client().services().inNamespace(ns).list().getItems());
-    all.forEach(o -> uids.put(o.getKind() + "/" + o.getMetadata().getName(), o.getMetadata().getUid()));
-    return uids;
+    return UpstreamOperator.uids(cluster.client(), ns, List.of(Pod.class, Service.class));
   }
 
   /** bench/kubeflow.sh: its build (a no-op once built), its CRD over Stint's, its namespace; then it, as a process. */
   private static Process startKubeflow(Path upstreamCrd) throws IOException {
-    Map<String, String> env = Map.of("KUBECONFIG", LocalCluster.kubeconfig().toString());
-    run(env, "bench/kubeflow.sh", "build");
-    run(env, "bench/kubeflow.sh", "prepare");
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f", upstreamCrd.toString()).assertOk();
-    Path log = Files.createTempFile(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), "kubeflow-",
-        ".log");
-    ProcessBuilder pb = new ProcessBuilder(LocalCluster.ROOT.resolve("bench/kubeflow.sh").toString(), "exec")
-        .redirectErrorStream(true).redirectOutput(log.toFile()).directory(LocalCluster.ROOT.toFile());
-    pb.environment().putAll(env);
-    return pb.start();
+    return UpstreamOperator.start("bench/kubeflow.sh", upstreamCrd);
   }
 
   private static Path upstreamPyTorchJobCrd() {
-    String dir = Testbin.run(List.of("bash", "-c", "GOFLAGS=-mod=mod go mod download -json "
-        + "github.com/kubeflow/training-operator@${STINT_KUBEFLOW_VERSION:-v1.9.3} | sed -n "
-        + "'s/^[[:space:]]*\"Dir\": \"\\(.*\\)\",$/\\1/p'"), null, null).assertOk().stdout().trim();
-    return Path.of(dir, "manifests/base/crds/kubeflow.org_pytorchjobs.yaml");
-  }
-
-  private static void run(Map<String, String> env, String... command) {
-    try {
-      ProcessBuilder pb = new ProcessBuilder(command).directory(LocalCluster.ROOT.toFile()).redirectErrorStream(true);
-      pb.environment().putAll(env);
-      Process p = pb.start();
-      String out = new String(p.getInputStream().readAllBytes());
-      assertThat(p.waitFor(15, TimeUnit.MINUTES)).isTrue();
-      assertThat(p.exitValue()).as("%s: %s", String.join(" ", command), out).isZero();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return UpstreamOperator.moduleFile("github.com/kubeflow/training-operator",
+        System.getenv().getOrDefault("STINT_KUBEFLOW_VERSION", "v1.9.3"),
+        "manifests/base/crds/kubeflow.org_pytorchjobs.yaml");
   }
 
   private static void stop(Process process) throws InterruptedException {
-    process.destroy();
-    if (!process.waitFor(20, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-    }
+    UpstreamOperator.stop(process);
   }
 
   private static void create(String ns, String manifest) {

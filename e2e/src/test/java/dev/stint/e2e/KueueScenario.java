@@ -60,7 +60,8 @@ record KueueScenario(KubernetesClient client, String ns, LocalKueue kueue) {
 
   /** Ends one pod with that exit code. */
   void exit(String pod, int code) {
-    client.pods().inNamespace(ns).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
+    client.pods().inNamespace(ns).withName(ReplicaPods.podName(client, ns, pod)).patch(
+        PatchContext.of(PatchType.JSON_MERGE),
         "{\"metadata\":{\"annotations\":{\"" + EXIT_CODE + "\":\"" + code + "\"}}}");
   }
 

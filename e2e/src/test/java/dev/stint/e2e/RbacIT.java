@@ -37,6 +37,8 @@ class RbacIT {
       Map.entry("get services", "job taken-svc: as taken-pod, for a Service"),
       Map.entry("get configmaps", "MPIJob taken-cm: as taken-pod, for its hostfile ConfigMap"),
       Map.entry("get secrets", "MPIJob taken-secret: as taken-pod, for its SSH Secret"),
+      Map.entry("get jobs", "MPIJob taken-job: as taken-pod, for its launcher's batch Job"),
+      Map.entry("delete jobs", "MPIJob life: suspended, its launcher's batch Job goes"),
       Map.entry("get horizontalpodautoscalers", "elastic PyTorchJob taken-hpa: as taken-pod, for its autoscaler"),
       Map.entry("update horizontalpodautoscalers", "elastic PyTorchJob elastic: maxReplicas changed while it runs"),
       Map.entry("delete horizontalpodautoscalers", "elastic PyTorchJob elastic: suspended"),

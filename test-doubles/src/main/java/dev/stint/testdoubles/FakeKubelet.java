@@ -7,7 +7,10 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 
-/** Moves pod phases on an API server the way a kubelet would, on the test's command. */
+/**
+ * Moves pod phases on an API server the way a kubelet would, on the test's command. A pod is named as it is, or, for
+ * a pod a batch Job runs ({@link FakeJobController}), by its Job's name: the test names the replica.
+ */
 public final class FakeKubelet {
   private final KubernetesClient client;
   private final String namespace;
@@ -60,18 +63,31 @@ public final class FakeKubelet {
 
   /** Gives the pod this status, as the kubelet or the scheduler would ({@link KubeletStatuses}). */
   public void write(String name, io.fabric8.kubernetes.api.model.PodStatus status) {
-    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    Pod pod = pod(name);
     pod.setStatus(status);
     client.pods().inNamespace(namespace).resource(pod).updateStatus();
   }
 
   private List<String> containers(String name) {
-    return client.pods().inNamespace(namespace).withName(name).get().getSpec().getContainers().stream()
+    return pod(name).getSpec().getContainers().stream()
         .map(c -> c.getName()).toList();
   }
 
-  private void setStatus(String name, String phase, Integer exitCode, int restarts) {
+  /** The pod of that name, else the live pod of the batch Job of that name. */
+  public Pod pod(String name) {
     Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    if (pod != null) {
+      return pod;
+    }
+    return client.pods().inNamespace(namespace).list().getItems().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getMetadata().getOwnerReferences() != null)
+        .filter(p -> p.getMetadata().getOwnerReferences().stream()
+            .anyMatch(r -> "Job".equals(r.getKind()) && name.equals(r.getName())))
+        .findFirst().orElseThrow(() -> new IllegalStateException("no pod " + name + ", nor one of a Job " + name));
+  }
+
+  private void setStatus(String name, String phase, Integer exitCode, int restarts) {
+    Pod pod = pod(name);
     List<ContainerStatus> statuses = pod.getSpec().getContainers().stream().map(c -> {
       var b = new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage()).withRestartCount(restarts)
           .withReady(exitCode == null);

@@ -2,6 +2,7 @@ package dev.stint.testkit;
 
 import dev.stint.core.StintOperator;
 import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.testdoubles.FakeJobController;
 import dev.stint.testdoubles.FakeKubelet;
 import dev.stint.testdoubles.MockServerShutdown;
 import dev.stint.spi.TrainingFramework;
@@ -40,6 +41,8 @@ public abstract class FrameworkOnMockServerTest<J extends TrainingJob<?>> {
   protected KubernetesMockServer server;
   protected StintOperator operator;
   protected FakeKubelet kubelet;
+  /** Makes the pods of batch Jobs, for kinds that run replicas in them (MPIJob's launcher). */
+  protected FakeJobController jobController;
   private Class<J> jobType;
 
   /** A new instance of the framework under test. */
@@ -58,6 +61,7 @@ public abstract class FrameworkOnMockServerTest<J extends TrainingJob<?>> {
     client.apiextensions().v1().customResourceDefinitions()
         .resource(GeneratedCrd.load(HasMetadata.getFullResourceName(jobType) + "-v1.yml").crd()).create();
     kubelet = new FakeKubelet(client, NAMESPACE);
+    jobController = new FakeJobController(client, NAMESPACE).start();
     operator = StintOperator.builder(client, FrameworkRegistry.of(framework))
         .serverSideApply(false).closeClientOnStop(false).stopOnInformerError(false).kindChecks(false).build();
     operator.start();
@@ -66,6 +70,7 @@ public abstract class FrameworkOnMockServerTest<J extends TrainingJob<?>> {
   @AfterEach
   void stopTheOperator() {
     operator.stop();
+    jobController.close();
     MockServerShutdown.quietly(server);
   }
 
@@ -87,9 +92,18 @@ public abstract class FrameworkOnMockServerTest<J extends TrainingJob<?>> {
     return client.pods().inNamespace(NAMESPACE).withLabel("training.kubeflow.org/job-name", job).list().getItems();
   }
 
-  /** The names of the job's pods, sorted. */
+  /**
+   * The names of the job's pods, sorted; a pod a batch Job runs is named by its Job ({@code <job>-launcher}), the
+   * replica's name, not by the Job controller's random suffix.
+   */
   protected List<String> podNames(String job) {
-    return pods(job).stream().map(p -> p.getMetadata().getName()).sorted().toList();
+    return pods(job).stream().map(FrameworkOnMockServerTest::replicaName).sorted().toList();
+  }
+
+  private static String replicaName(Pod pod) {
+    return pod.getMetadata().getOwnerReferences() == null ? pod.getMetadata().getName()
+        : pod.getMetadata().getOwnerReferences().stream().filter(r -> "Job".equals(r.getKind()))
+            .map(r -> r.getName()).findFirst().orElse(pod.getMetadata().getName());
   }
 
   /**
@@ -101,9 +115,13 @@ public abstract class FrameworkOnMockServerTest<J extends TrainingJob<?>> {
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":" + suspend + "}}}");
   }
 
-  /** A pod by name, or null. */
+  /** A pod by name, or the live pod of the batch Job of that name; null when neither is there. */
   protected Pod pod(String name) {
-    return client.pods().inNamespace(NAMESPACE).withName(name).get();
+    try {
+      return kubelet.pod(name);
+    } catch (IllegalStateException none) {
+      return null;
+    }
   }
 
   /** The first container's environment as {@code NAME=value}. */

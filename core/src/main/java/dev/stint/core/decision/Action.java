@@ -11,11 +11,17 @@ public sealed interface Action {
   /**
    * Create a pod; an existing pod of the same name that the job owns means the action already happened. The pod is
    * built when it is sent ({@link #pod()}), so that a pass holds only the pods of the wave in flight, not all of a
-   * large job's (a TFJob's {@code TF_CONFIG} lists every replica, so its pods grow with the job).
+   * large job's (a TFJob's {@code TF_CONFIG} lists every replica, so its pods grow with the job). With
+   * {@code carriedByJob} the pod is sent as the template of a batch Job of its name ({@link CarrierJobs#carrying}),
+   * whose controller makes the pod.
    */
-  record CreatePod(String name, Supplier<Pod> recipe) implements Action {
+  record CreatePod(String name, Supplier<Pod> recipe, boolean carriedByJob) implements Action {
     public CreatePod(Pod pod) {
-      this(pod.getMetadata().getName(), () -> pod);
+      this(pod.getMetadata().getName(), () -> pod, false);
+    }
+
+    public CreatePod(String name, Supplier<Pod> recipe) {
+      this(name, recipe, false);
     }
 
     /** Builds the pod (again on every call: a pure function of the job). */
@@ -26,11 +32,18 @@ public sealed interface Action {
 
   /**
    * Delete a pod with its own termination grace period; with {@code resourceVersion} set, only if the pod is still
-   * as observed (a pod that has changed since, for example ended, is left for the next pass to judge).
+   * as observed (a pod that has changed since, for example ended, is left for the next pass to judge). With
+   * {@code carrierJob} set the pod runs in that batch Job, which is deleted first (in the background, so that its
+   * controller makes no new pod), then the pod, so that its containers get SIGTERM without waiting for the garbage
+   * collector ({@link CarrierJobs#withCarriers}).
    */
-  record DeletePod(String name, String why, String resourceVersion) implements Action {
+  record DeletePod(String name, String why, String resourceVersion, String carrierJob) implements Action {
     public DeletePod(String name, String why) {
-      this(name, why, null);
+      this(name, why, null, null);
+    }
+
+    public DeletePod(String name, String why, String resourceVersion) {
+      this(name, why, resourceVersion, null);
     }
   }
 

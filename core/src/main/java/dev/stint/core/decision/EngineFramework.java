@@ -11,16 +11,19 @@ import dev.stint.spi.TrainingJob;
 import dev.stint.spi.WithControllerIdentity;
 import dev.stint.spi.WithElasticReplicas;
 import dev.stint.spi.WithFailureTolerance;
+import dev.stint.spi.WithJobCarriedReplicas;
 import dev.stint.spi.WithLaunchOrder;
 import dev.stint.spi.WithMessages;
 import dev.stint.spi.WithPodNames;
 import dev.stint.spi.WithReplicaDefaults;
 import dev.stint.spi.WithSupportingResources;
+import dev.stint.spi.WithUpstreamPods;
 import dev.stint.spi.WithValidation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -32,7 +35,8 @@ import java.util.OptionalInt;
  */
 public final class EngineFramework<J extends TrainingJob<?>> implements TrainingFramework<J>, WithValidation<J>,
     WithPodNames<J>, WithReplicaDefaults, WithLaunchOrder<J>, WithFailureTolerance<J>, WithMessages<J>,
-    WithSupportingResources<J>, WithElasticReplicas<J>, WithControllerIdentity {
+    WithSupportingResources<J>, WithElasticReplicas<J>, WithControllerIdentity, WithJobCarriedReplicas<J>,
+    WithUpstreamPods<J> {
 
   /** The {@code runPolicy.managedBy} value of the Kubeflow training operator, which Stint stands in for. */
   public static final String KUBEFLOW_TRAINING_OPERATOR = "kubeflow.org/training-operator";
@@ -47,6 +51,8 @@ public final class EngineFramework<J extends TrainingJob<?>> implements Training
   private final WithSupportingResources<J> supporting;
   private final WithElasticReplicas<J> elastic;
   private final WithControllerIdentity identity;
+  private final WithJobCarriedReplicas<J> carried;
+  private final WithUpstreamPods<J> upstream;
 
   @SuppressWarnings("unchecked")
   private EngineFramework(TrainingFramework<J> framework) {
@@ -60,6 +66,8 @@ public final class EngineFramework<J extends TrainingJob<?>> implements Training
     this.supporting = framework instanceof WithSupportingResources<?> s ? (WithSupportingResources<J>) s : null;
     this.elastic = framework instanceof WithElasticReplicas<?> e ? (WithElasticReplicas<J>) e : null;
     this.identity = framework instanceof WithControllerIdentity i ? i : null;
+    this.carried = framework instanceof WithJobCarriedReplicas<?> c ? (WithJobCarriedReplicas<J>) c : null;
+    this.upstream = framework instanceof WithUpstreamPods<?> u ? (WithUpstreamPods<J>) u : null;
   }
 
   /** The framework as the engine calls it; the same object when it already is one. */
@@ -158,6 +166,23 @@ public final class EngineFramework<J extends TrainingJob<?>> implements Training
   @Override
   public String managedByValue() {
     return identity == null ? KUBEFLOW_TRAINING_OPERATOR : identity.managedByValue();
+  }
+
+  /** Every replica is a pod of the job's own unless the kind carries some in batch Jobs. */
+  @Override
+  public boolean carriedByJob(J job, String replicaType) {
+    return carried != null && carried.carriedByJob(job, replicaType);
+  }
+
+  /** Whether some replicas of the kind may run in batch Jobs, which the engine then watches. */
+  public boolean carriesReplicasInJobs() {
+    return carried != null;
+  }
+
+  /** None unless the kind knows its upstream operator's labels. */
+  @Override
+  public ReplicaId upstreamReplica(Map<String, String> podLabels) {
+    return upstream == null ? null : upstream.upstreamReplica(podLabels);
   }
 
   @Override

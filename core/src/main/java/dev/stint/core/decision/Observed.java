@@ -3,6 +3,7 @@ package dev.stint.core.decision;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -12,15 +13,22 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The children of one job as last observed (from the informer caches): pods, services and supporting objects, each
- * already filtered to those whose controller owner reference is the job.
+ * The children of one job as last observed (from the informer caches): pods, services, supporting objects and the
+ * batch Jobs that carry replicas ({@link dev.stint.spi.WithJobCarriedReplicas}), each already filtered to those whose
+ * controller owner reference is the job. The pods include those of the carrier Jobs, and stand-ins for carrier Jobs
+ * that have no pod ({@link CarrierJobs#observedPods}).
  */
-public record Observed(List<Pod> pods, List<Service> services, List<HasMetadata> supporting) {
+public record Observed(List<Pod> pods, List<Service> services, List<HasMetadata> supporting, List<Job> carriers) {
 
   public Observed {
     pods = List.copyOf(pods);
     services = List.copyOf(services);
     supporting = List.copyOf(supporting);
+    carriers = List.copyOf(carriers);
+  }
+
+  public Observed(List<Pod> pods, List<Service> services, List<HasMetadata> supporting) {
+    this(pods, services, supporting, List.of());
   }
 
   public static Observed empty() {

@@ -95,7 +95,8 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     String name = ctx.podName(id);
     if (withPod) {
       creations++;
-      out.act(new Action.CreatePod(name, () -> DesiredPods.build(ctx, id, attempt)));
+      out.act(new Action.CreatePod(name, () -> DesiredPods.build(ctx, id, attempt),
+          ctx.framework().carriedByJob(ctx.job(), id.type())));
     }
     if (ctx.framework().servicePerPod() && observed.service(name).isEmpty()) {
       out.act(new Action.CreateService(name,

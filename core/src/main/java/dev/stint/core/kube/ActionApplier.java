@@ -1,6 +1,9 @@
 package dev.stint.core.kube;
 
 import dev.stint.core.decision.Action;
+import dev.stint.core.decision.CarrierJobs;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -197,11 +200,19 @@ public final class ActionApplier implements AutoCloseable {
   }
 
   private void applyOne(HasMetadata job, String ns, Action action, EventRecorder events) {
-    if (action instanceof Action.CreatePod a) {
+    if (action instanceof Action.CreatePod a && a.carriedByJob()) {
+      Job carrier = CarrierJobs.carrying(a.pod());
+      if (create(job, "Job", a.name(), () -> client.batch().v1().jobs().inNamespace(ns).resource(carrier).create(),
+          () -> client.batch().v1().jobs().inNamespace(ns).withName(a.name()).get())) {
+        events.normal(job, "SuccessfulCreateJob", "Created job: " + a.name());
+      }
+    } else if (action instanceof Action.CreatePod a) {
       if (create(job, "Pod", a.name(), () -> lean.create(ns, "pods", a.pod()),
           () -> client.pods().inNamespace(ns).withName(a.name()).get())) {
         events.normal(job, "SuccessfulCreatePod", "Created pod: " + a.name());
       }
+    } else if (action instanceof Action.DeletePod a && a.carrierJob() != null) {
+      deleteCarried(job, ns, a, events);
     } else if (action instanceof Action.DeletePod a) {
       if (deletePod(ns, a)) {
         LOG.info("Deleted pod {} ({})", a.name(), a.why());
@@ -221,6 +232,23 @@ public final class ActionApplier implements AutoCloseable {
     } else if (action instanceof Action.DeleteJob) {
       LOG.info("Deleting job: ttlSecondsAfterFinished has passed");
       delete(() -> client.resource(job).inNamespace(ns).delete());
+    }
+  }
+
+  /**
+   * Deletes a carried pod's batch Job in the background (the Job goes at once, so its controller makes no new pod;
+   * the garbage collector follows), then the pod itself, so that its containers get SIGTERM now. A stand-in for a Job
+   * with no pod ({@link CarrierJobs#observedPods}) has the Job's name: only the Job is deleted.
+   */
+  private void deleteCarried(HasMetadata job, String ns, Action.DeletePod a, EventRecorder events) {
+    if (!client.batch().v1().jobs().inNamespace(ns).withName(a.carrierJob())
+        .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete().isEmpty()) { // empty: gone already
+      LOG.info("Deleted job {} ({})", a.carrierJob(), a.why());
+      events.normal(job, "SuccessfulDeleteJob", "Deleted job: " + a.carrierJob());
+    }
+    if (!a.name().equals(a.carrierJob()) && deletePod(ns, a)) {
+      LOG.info("Deleted pod {} ({})", a.name(), a.why());
+      events.normal(job, "SuccessfulDeletePod", "Deleted pod: " + a.name());
     }
   }
 

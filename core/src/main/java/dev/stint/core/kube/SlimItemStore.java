@@ -2,11 +2,15 @@ package dev.stint.core.kube;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -31,6 +35,8 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
 
   private final Consumer<R> onRemove;
   private final boolean compact;
+  /** For the batch Job cache: the kind whose Jobs are kept whole; others are kept as their name only. */
+  private final String carrierOwnerKind;
 
   public SlimItemStore() {
     this(removed -> { });
@@ -45,9 +51,25 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
   }
 
   private SlimItemStore(Consumer<R> onRemove, boolean compact) {
+    this(onRemove, compact, null);
+  }
+
+  private SlimItemStore(Consumer<R> onRemove, boolean compact, String carrierOwnerKind) {
     super(Cache::metaNamespaceKeyFunc);
     this.onRemove = onRemove;
     this.compact = compact;
+    this.carrierOwnerKind = carrierOwnerKind;
+  }
+
+  /**
+   * The store of batch Jobs that carry replicas of the kind {@code ownerKind}: a Job's controller is not something a
+   * label selector can ask for, and the upstream operator's Jobs carry none of Stint's labels (the MPI Operator's
+   * only {@code app}), so the informer watches every Job. Those controlled by an object of {@code ownerKind} are kept
+   * as children are (their pod template slimmed as a pod); every other Job is kept as its name alone, so that the
+   * cluster's other batch Jobs cost next to no memory.
+   */
+  public static SlimItemStore<Job> forCarrierJobs(String ownerKind, Consumer<Job> onRemove) {
+    return new SlimItemStore<>(onRemove, true, ownerKind);
   }
 
   /**
@@ -76,7 +98,26 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
     if (obj instanceof Pod pod && pod.getSpec() != null) {
       slim(pod.getSpec());
     }
+    if (obj instanceof Job job && carrierOwnerKind != null) {
+      slim(job);
+    }
     return super.put(key, compact ? CompactObjects.compact(obj) : obj);
+  }
+
+  private void slim(Job job) {
+    boolean carrier = job.getMetadata().getOwnerReferences() != null && job.getMetadata().getOwnerReferences()
+        .stream().anyMatch(r -> Boolean.TRUE.equals(r.getController()) && carrierOwnerKind.equals(r.getKind()));
+    if (!carrier) {
+      ObjectMeta meta = job.getMetadata();
+      job.setMetadata(new ObjectMetaBuilder().withName(meta.getName()).withNamespace(meta.getNamespace())
+          .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion()).withOwnerReferences(List.of())
+          .withLabels(Map.of()).build());
+      job.setSpec(null);
+      job.setStatus(null);
+    } else if (job.getSpec() != null && job.getSpec().getTemplate() != null
+        && job.getSpec().getTemplate().getSpec() != null) {
+      slim(job.getSpec().getTemplate().getSpec());
+    }
   }
 
   private static void slim(PodSpec spec) {

@@ -50,6 +50,7 @@ final class CreationsInFlight {
     Set<String> shown = new HashSet<>();
     observed.pods().forEach(p -> shown.add(key("Pod", p)));
     observed.services().forEach(s -> shown.add(key("Service", s)));
+    observed.carriers().forEach(j -> shown.add(key("Job", j)));
     Instant lapsed = clock.instant().minus(EXPIRY);
     // in place, not a copy: the informer's store may end an entry at the same time (removed)
     sent.entrySet().removeIf(e -> shown.contains(e.getKey()) || !e.getValue().isAfter(lapsed));
@@ -107,7 +108,7 @@ final class CreationsInFlight {
 
   private static String key(Action action) {
     if (action instanceof Action.CreatePod p) {
-      return "Pod/" + p.name();
+      return (p.carriedByJob() ? "Job/" : "Pod/") + p.name(); // a carried pod is created as its batch Job
     }
     return action instanceof Action.CreateService s ? "Service/" + s.name() : null;
   }

@@ -1,6 +1,7 @@
 package dev.stint.core.reconciler;
 
 import dev.stint.core.decision.Action;
+import dev.stint.core.decision.CarrierJobs;
 import dev.stint.core.decision.Decision;
 import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.EngineSettings;
@@ -35,6 +36,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Clock;
@@ -120,12 +122,15 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   @Override
   public List<EventSource<?, J>> prepareEventSources(EventSourceContext<J> context) {
     List<EventSource<?, J>> sources = new ArrayList<>();
-    sources.add(childInformer(context, Pod.class));
-    sources.add(childInformer(context, Service.class));
+    sources.add(childInformer(context, Pod.class, CarrierJobMapping.podToJob(context.getPrimaryResourceClass())));
+    sources.add(childInformer(context, Service.class, Mappers.fromOwnerReferences(context.getPrimaryResourceClass())));
+    if (framework.carriesReplicasInJobs()) {
+      sources.add(CarrierJobMapping.jobInformer(context, framework.name(), creations::removed));
+    }
     for (Class<? extends HasMetadata> type : framework.supportingResourceTypes()) {
       // a job-level Service (MPIJob v2) comes through the Service informer above; a second one would clash
       if (type != Pod.class && type != Service.class) {
-        sources.add(childInformer(context, type));
+        sources.add(childInformer(context, type, Mappers.fromOwnerReferences(context.getPrimaryResourceClass())));
       }
     }
     if (settings.gangScheduling()) {
@@ -135,12 +140,13 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     return sources;
   }
 
-  private <R extends HasMetadata> EventSource<R, J> childInformer(EventSourceContext<J> context, Class<R> type) {
+  private <R extends HasMetadata> EventSource<R, J> childInformer(EventSourceContext<J> context, Class<R> type,
+                                                                  SecondaryToPrimaryMapper<R> mapper) {
     var config = InformerEventSourceConfiguration.from(type, context.getPrimaryResourceClass())
         .withName(framework.name() + "-" + HasMetadata.getPlural(type))
         // each kind caches only its own children
         .withLabelSelector(JobLabels.OPERATOR_NAME + "=" + framework.controllerName())
-        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
+        .withSecondaryToPrimaryMapper(mapper)
         // a child leaving the cache ends its creation in flight, also when no pass saw it in between
         .withItemStore(SlimItemStore.<R>forChildren(creations::removed))
         .withInformerListLimit(SlimItemStore.LIST_PAGE)
@@ -355,7 +361,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       statusWriter.write(job, status, jobType, context);
     }
     String uid = job.getMetadata().getUid();
-    List<Action> decided = deletions.unsent(uid, ActionApplier.beforeStatus(decision.actions()), observed.pods());
+    List<Action> actions = CarrierJobs.withCarriers(decision.actions(), observed);
+    List<Action> decided = deletions.unsent(uid, ActionApplier.beforeStatus(actions), observed.pods());
     List<Action> unsent = creations.unsent(uid, decided, observed);
     // the API server accepted this job's pods before when some are there, or when a gang restart replaced them all
     boolean accepted = !observed.pods().isEmpty() || status.getRestarts() != null && status.getRestarts() > 0;
@@ -375,7 +382,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         .forEach(c -> events.record(job, JobEvent.warning(kind + c.cause(), c.message())));
     lifecycle.record(job.getMetadata().getUid(), kind, job.getStatus() == null ? new JobStatus() : job.getStatus(),
         status, observed.pods().size(), decidedAt);
-    applier.apply(job, ActionApplier.afterStatus(decision.actions()), events);
+    applier.apply(job, ActionApplier.afterStatus(actions), events);
     kueue.sync(job, queueing, status, observed.pods(), decidedAt);
     if (retrying.recovered(uid)) {
       LOG.info("The API server accepts the job's changes again");

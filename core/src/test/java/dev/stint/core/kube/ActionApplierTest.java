@@ -77,7 +77,8 @@ class ActionApplierTest {
     List<Action> pass = List.of(new Action.CreatePod(pod("a")), new Action.CreateService(service("a")),
         new Action.DeletePod("b", "scaled down"), new Action.DeleteService("b"), new Action.DeleteJob());
     assertThat(ActionApplier.beforeStatus(pass)).extracting(Object::toString)
-        .containsExactly("CreatePod(a)", "CreateService(a)", "DeletePod[name=b, why=scaled down, resourceVersion=null]");
+        .containsExactly("CreatePod(a)", "CreateService(a)",
+            "DeletePod[name=b, why=scaled down, resourceVersion=null, carrierJob=null]");
     assertThat(ActionApplier.afterStatus(pass)).extracting(Object::toString)
         .containsExactly("DeleteService[name=b]", "DeleteJob[]");
   }
@@ -133,6 +134,29 @@ class ActionApplierTest {
           .extracting(e -> e.getReason() + " " + e.getMessage())
           .containsExactlyInAnyOrder("SuccessfulCreatePod Created pod: p0", "SuccessfulCreatePod Created pod: p2",
               "SuccessfulCreatePod Created pod: p3");
+    }
+
+    @Test
+    void aCarriedPodIsCreatedAsItsJobAndDeletedWithIt() {
+      Pod launcher = owned(pod("j-launcher"), "Pod", "j", "u");
+      launcher.setSpec(new io.fabric8.kubernetes.api.model.PodSpecBuilder().withRestartPolicy("Never")
+          .addNewContainer().withName("main").endContainer().build());
+      applier.apply(JOB, List.of(new Action.CreatePod("j-launcher", () -> launcher, true)), events);
+      assertThat(client.pods().inNamespace("ns").list().getItems()).as("the Job controller makes the pod").isEmpty();
+      var job = client.batch().v1().jobs().inNamespace("ns").withName("j-launcher").get();
+      assertThat(job.getMetadata().getOwnerReferences()).extracting(r -> r.getUid()).containsExactly("u");
+      assertThat(job.getSpec().getBackoffLimit()).isZero();
+      // created again (a stale cache): the job's own Job, so done
+      applier.apply(JOB, List.of(new Action.CreatePod("j-launcher", () -> launcher, true)), events);
+
+      client.pods().inNamespace("ns").resource(pod("j-launcher-x7k2p")).create();
+      applier.apply(JOB, List.of(new Action.DeletePod("j-launcher-x7k2p", "job suspended", null, "j-launcher")),
+          events);
+      assertThat(client.batch().v1().jobs().inNamespace("ns").list().getItems()).isEmpty();
+      assertThat(client.pods().inNamespace("ns").list().getItems()).as("deleted at once, not left to the GC")
+          .isEmpty();
+      // a stand-in (the Job's name): only the Job, which is gone already
+      applier.apply(JOB, List.of(new Action.DeletePod("j-launcher", "job suspended", null, "j-launcher")), events);
     }
 
     @Test

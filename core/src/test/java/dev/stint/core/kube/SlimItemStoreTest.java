@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import org.junit.jupiter.api.Test;
 
 class SlimItemStoreTest {
@@ -48,5 +50,33 @@ class SlimItemStoreTest {
     assertThat(cached.getSpec().getNodeName()).isEqualTo("n1");
     assertThat(cached.getSpec().getSchedulerName()).isEqualTo("volcano");
     assertThat(cached.getStatus().getPhase()).isEqualTo("Running");
+  }
+
+  @Test
+  void keepsTheKindsLauncherJobsWholeAndOtherJobsAsTheirNameAlone() {
+    Job launcher = job("pi-launcher", "MPIJob");
+    Job other = job("nightly-backup", "CronJob");
+    SlimItemStore<Job> store = SlimItemStore.forCarrierJobs("MPIJob", removed -> { });
+    store.put(store.getKey(launcher), launcher);
+    store.put(store.getKey(other), other);
+
+    Job cached = store.get("ns/pi-launcher");
+    assertThat(cached.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("role", "launcher");
+    assertThat(cached.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()).isEmpty();
+    assertThat(cached.getStatus().getActive()).isEqualTo(1);
+    Job slim = store.get("ns/nightly-backup");
+    assertThat(slim.getMetadata().getName()).isEqualTo("nightly-backup");
+    assertThat(slim.getMetadata().getOwnerReferences()).isEmpty();
+    assertThat(slim.getSpec()).isNull();
+    assertThat(slim.getStatus()).isNull();
+  }
+
+  private static Job job(String name, String ownerKind) {
+    return new JobBuilder().withNewMetadata().withName(name).withNamespace("ns").addNewOwnerReference()
+        .withKind(ownerKind).withName("owner").withUid("u").withController(true).endOwnerReference().endMetadata()
+        .withNewSpec().withNewTemplate().withNewMetadata().addToLabels("role", "launcher").endMetadata()
+        .withNewSpec().addNewContainer().withName("main").addNewEnv().withName("A").withValue("1").endEnv()
+        .endContainer().endSpec().endTemplate().endSpec()
+        .withNewStatus().withActive(1).endStatus().build();
   }
 }

@@ -10,11 +10,13 @@ import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.WithControllerIdentity;
 import dev.stint.spi.WithFailureTolerance;
+import dev.stint.spi.WithJobCarriedReplicas;
 import dev.stint.spi.WithLaunchOrder;
 import dev.stint.spi.WithMessages;
 import dev.stint.spi.WithPodNames;
 import dev.stint.spi.WithReplicaDefaults;
 import dev.stint.spi.WithSupportingResources;
+import dev.stint.spi.WithUpstreamPods;
 import dev.stint.spi.WithValidation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -28,12 +30,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The MPI Operator's MPIJob ({@code kubeflow.org/v2beta1}), run as the MPI Operator v2 runs it, except that the
- * launcher is a pod of Stint's engine instead of a batch Job (so suspension, restarts, backoff, deadline and cleanup
- * follow the same rules as every other kind).
+ * The MPI Operator's MPIJob ({@code kubeflow.org/v2beta1}), run as the MPI Operator v2 runs it: the launcher runs in a
+ * batch Job {@code <job>-launcher} controlled by the MPIJob ({@link WithJobCarriedReplicas}), so that either operator
+ * finds the other's launcher after a swap and keeps it, but Stint's engine judges it as any replica (suspension,
+ * restarts, backoff, deadline and cleanup follow the same rules as every other kind).
  *
  * <ul>
- *   <li>roles: one {@code Launcher} ({@code <job>-launcher}, runs {@code mpirun}) and {@code Worker}s
+ *   <li>roles: one {@code Launcher} (Job {@code <job>-launcher}, pod hostname {@code <job>-launcher}, runs
+ *       {@code mpirun}) and {@code Worker}s
  *       ({@code <job>-worker-<i>}, run sshd); defaults: Launcher 1 replica, {@code OnFailure}; Worker 0 replicas,
  *       {@code Never};</li>
  *   <li>supporting objects, kept through suspensions until the job is deleted: the headless Service {@code <job>},
@@ -49,7 +53,8 @@ import java.util.Map;
  */
 public class MpiFramework extends AbstractTrainingFramework<MPIJob> implements WithValidation<MPIJob>, WithPodNames<MPIJob>,
     WithReplicaDefaults, WithLaunchOrder<MPIJob>, WithFailureTolerance<MPIJob>, WithMessages<MPIJob>,
-    WithSupportingResources<MPIJob>, WithControllerIdentity {
+    WithSupportingResources<MPIJob>, WithControllerIdentity, WithJobCarriedReplicas<MPIJob>,
+    WithUpstreamPods<MPIJob> {
 
   /** The {@code training.kubeflow.org/operator-name} value, the MPI Operator's. */
   public static final String CONTROLLER_NAME = "mpi-operator";
@@ -88,6 +93,29 @@ public class MpiFramework extends AbstractTrainingFramework<MPIJob> implements W
     String name = job.getMetadata().getName();
     return MPIJobSpec.LAUNCHER.equals(replica.type()) ? MpiHosts.launcherName(name)
         : MpiHosts.workerName(name, replica.index());
+  }
+
+  /** The launcher runs in a batch Job, as the MPI Operator v2 runs it. */
+  @Override
+  public boolean carriedByJob(MPIJob job, String replicaType) {
+    return MPIJobSpec.LAUNCHER.equals(replicaType);
+  }
+
+  /**
+   * The MPI Operator v0.6 labels its pods {@code job-role: launcher} or {@code worker}, a worker with its
+   * {@code replica-index} too, and no {@code replica-type}.
+   */
+  @Override
+  public ReplicaId upstreamReplica(Map<String, String> podLabels) {
+    String role = podLabels.get(KubeflowLabels.JOB_ROLE);
+    if ("launcher".equals(role)) {
+      return new ReplicaId(MPIJobSpec.LAUNCHER, 0);
+    }
+    String index = podLabels.get(KubeflowLabels.REPLICA_INDEX);
+    if ("worker".equals(role) && index != null && index.matches("\\d{1,9}")) {
+      return new ReplicaId(MPIJobSpec.WORKER, Integer.parseInt(index));
+    }
+    return null;
   }
 
   @Override

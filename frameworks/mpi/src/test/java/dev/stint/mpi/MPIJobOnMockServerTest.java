@@ -8,6 +8,7 @@ import dev.stint.testkit.FrameworkOnMockServerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import org.junit.jupiter.api.Test;
 
 /** MPIJobs through the engine on the fabric8 CRUD mock server, with a fake kubelet. */
@@ -28,6 +29,39 @@ class MPIJobOnMockServerTest extends FrameworkOnMockServerTest<MPIJob> {
 
   Service service(String job) {
     return client.services().inNamespace("default").withName(job).get();
+  }
+
+  @Test
+  void theLauncherRunsInABatchJobTheMpiOperatorWouldTakeAsItsOwn() {
+    MPIJob created = client.resource(TestMPIJobs.job("lj").launcher().workers(1)
+        .restartPolicy("Launcher", "Never").build()).create();
+    await().untilAsserted(() -> assertThat(client.batch().v1().jobs().inNamespace("default").withName("lj-launcher")
+        .get()).isNotNull());
+    Job job = client.batch().v1().jobs().inNamespace("default").withName("lj-launcher").get();
+    assertThat(job.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
+      assertThat(owner.getUid()).isEqualTo(created.getMetadata().getUid());
+      assertThat(owner.getController()).isTrue();
+      assertThat(owner.getBlockOwnerDeletion()).isTrue();
+    });
+    assertThat(job.getSpec().getBackoffLimit()).as("the engine counts restarts").isZero();
+    assertThat(job.getSpec().getSuspend()).isNull();
+    assertThat(job.getSpec().getTemplate().getSpec().getHostname()).isEqualTo("lj-launcher");
+    assertThat(job.getSpec().getTemplate().getMetadata().getLabels()).containsEntry(
+        "training.kubeflow.org/replica-type", "launcher").containsEntry("training.kubeflow.org/job-role", "launcher");
+
+    await().untilAsserted(() -> assertThat(pod("lj-launcher")).isNotNull());
+    assertThat(pod("lj-launcher").getMetadata().getName()).matches("lj-launcher-[a-z0-9]{5}");
+    kubelet.run("lj-worker-0");
+    kubelet.run("lj-launcher");
+    await().untilAsserted(() -> assertThat(status("lj").getReplicaStatuses().get("Launcher").getActive())
+        .isEqualTo(1));
+    suspend("lj", true);
+    await().untilAsserted(() -> assertThat(client.batch().v1().jobs().inNamespace("default").list().getItems())
+        .as("suspension deletes the launcher Job").isEmpty());
+    await().untilAsserted(() -> assertThat(pods("lj")).isEmpty());
+    suspend("lj", false);
+    await().untilAsserted(() -> assertThat(podNames("lj")).containsExactly("lj-launcher", "lj-worker-0"));
+    assertThat(pods("lj")).filteredOn(p -> p.getMetadata().getName().startsWith("lj-launcher")).hasSize(1);
   }
 
   @Test
