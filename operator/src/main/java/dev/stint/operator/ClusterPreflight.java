@@ -3,8 +3,8 @@ package dev.stint.operator;
 import dev.stint.core.kueue.KueueApi;
 import dev.stint.core.kueue.KueueSettings;
 import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.core.serving.AccessReview;
 import dev.stint.spi.TrainingFramework;
-import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -85,12 +85,8 @@ public final class ClusterPreflight {
 
   private static boolean served(KubernetesClient client, String groupVersion, String plural) {
     try {
-      APIResourceList resources = client.getApiResources(groupVersion);
-      return resources != null && resources.getResources().stream().anyMatch(r -> plural.equals(r.getName()));
+      return new AccessReview(client).served(groupVersion, plural);
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return false; // no CRD of the group serves this version
-      }
       throw new CommandFailure("cannot read the API server's resources of " + groupVersion + " (HTTP " + e.getCode()
           + "): " + describeCauses(e));
     }

@@ -8,7 +8,6 @@ import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
 import dev.stint.core.decision.JobEvent;
-import dev.stint.core.decision.JobLabels;
 import dev.stint.core.decision.Observed;
 import dev.stint.core.decision.RetryCondition;
 import dev.stint.core.kube.ActionApplier;
@@ -16,29 +15,20 @@ import dev.stint.core.kube.ApiRefusal;
 import dev.stint.core.kube.ChildRefused;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.heap.HeapGuard;
-import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.kueue.KueueLink;
 import dev.stint.core.kueue.QueueingChange;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -121,50 +111,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
   @Override
   public List<EventSource<?, J>> prepareEventSources(EventSourceContext<J> context) {
-    List<EventSource<?, J>> sources = new ArrayList<>();
-    sources.add(childInformer(context, Pod.class, CarrierJobMapping.podToJob(context.getPrimaryResourceClass())));
-    sources.add(childInformer(context, Service.class, Mappers.fromOwnerReferences(context.getPrimaryResourceClass())));
-    if (framework.carriesReplicasInJobs()) {
-      sources.add(CarrierJobMapping.jobInformer(context, framework.name(), creations::removed));
-    }
-    for (Class<? extends HasMetadata> type : framework.supportingResourceTypes()) {
-      // a job-level Service (MPIJob v2) comes through the Service informer above; a second one would clash
-      if (type != Pod.class && type != Service.class) {
-        sources.add(childInformer(context, type, Mappers.fromOwnerReferences(context.getPrimaryResourceClass())));
-      }
-    }
-    if (settings.gangScheduling()) {
-      sources.add(podGroupInformer(context));
-    }
-    kueue.eventSource(context).ifPresent(sources::add);
-    return sources;
-  }
-
-  private <R extends HasMetadata> EventSource<R, J> childInformer(EventSourceContext<J> context, Class<R> type,
-                                                                  SecondaryToPrimaryMapper<R> mapper) {
-    var config = InformerEventSourceConfiguration.from(type, context.getPrimaryResourceClass())
-        .withName(framework.name() + "-" + HasMetadata.getPlural(type))
-        // each kind caches only its own children
-        .withLabelSelector(JobLabels.OPERATOR_NAME + "=" + framework.controllerName())
-        .withSecondaryToPrimaryMapper(mapper)
-        // a child leaving the cache ends its creation in flight, also when no pass saw it in between
-        .withItemStore(SlimItemStore.<R>forChildren(creations::removed))
-        .withInformerListLimit(SlimItemStore.LIST_PAGE)
-        .build();
-    return new InformerEventSource<>(config, context);
-  }
-
-  /** PodGroups of the configured gang scheduler; watched only when gang scheduling is on (their CRD may be absent). */
-  private EventSource<GenericKubernetesResource, J> podGroupInformer(EventSourceContext<J> context) {
-    String apiVersion = settings.volcano() ? "scheduling.volcano.sh/v1beta1" : "scheduling.x-k8s.io/v1alpha1";
-    String[] gv = apiVersion.split("/");
-    var config = InformerEventSourceConfiguration.from(new GroupVersionKind(gv[0], gv[1], "PodGroup"),
-            context.getPrimaryResourceClass())
-        .withName(framework.name() + "-podgroups")
-        .withLabelSelector(JobLabels.OPERATOR_NAME + "=" + framework.controllerName())
-        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(context.getPrimaryResourceClass()))
-        .build();
-    return new InformerEventSource<>(config, context);
+    return new ChildEventSources<>(framework, settings, kueue, creations::removed).prepare(context);
   }
 
   @Override
