@@ -22,7 +22,8 @@ BIN_DIR="$STINT_TESTBIN_DIR/training-operator-$STINT_KUBEFLOW_VERSION"
 BIN="$BIN_DIR/training-operator.v1"
 KUBECTL="${KUBECTL:-kubectl}"
 
-free_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return; }; done; }
+# below the ephemeral range (32768 up on Linux), which outgoing connections take their local ports from
+free_port() { local p; while :; do p=$((20000 + RANDOM % 12768)); ss -Htan "sport = :$p" | grep -q . || { echo "$p"; return; }; done; }
 
 case "${1:-}" in
   build)

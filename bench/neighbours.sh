@@ -103,7 +103,8 @@ watch_into() { # file kubectl-args...
 }
 now() { echo "$EPOCHREALTIME"; }
 since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-free_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return; }; done; }
+# below the ephemeral range (32768 up on Linux), which outgoing connections take their local ports from
+free_port() { local p; while :; do p=$((20000 + RANDOM % 12768)); ss -Htan "sport = :$p" | grep -q . || { echo "$p"; return; }; done; }
 # (custom columns, not jsonpath: kubectl's jsonpath fails on a job that has no status yet, and ends the watch)
 JOB_COLUMNS='custom-columns=N:.metadata.name,T:.status.conditions[*].type,S:.status.conditions[*].status,R:.status.conditions[*].reason'
 POD_COLUMNS='custom-columns=N:.metadata.name,P:.status.phase'

@@ -86,11 +86,16 @@ wait_until() {
   done
 }
 
-port_free() { ! ss -Htln "sport = :$1" 2>/dev/null | grep -q .; }
+# Ports come from below the kernel's ephemeral range: a port in it can be the local end of some outgoing connection
+# when a component binds it (a Kueue restart in CI failed with "bind: address already in use" on such a port), and a
+# port with a socket in any state is passed over.
+EPHEMERAL_LOW=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+[ "$EPHEMERAL_LOW" -gt 22000 ] 2>/dev/null || EPHEMERAL_LOW=50000
+port_free() { ! ss -Htan "sport = :$1" 2>/dev/null | grep -q .; }
 free_port() {
   local p
   while :; do
-    p=$((20000 + RANDOM % 30000))
+    p=$((20000 + RANDOM % (EPHEMERAL_LOW - 20000)))
     port_free "$p" && ! grep -qx "$p" "$DIR/.ports" 2>/dev/null && { echo "$p" >> "$DIR/.ports"; echo "$p"; return; }
   done
 }
