@@ -1,6 +1,7 @@
 package dev.stint.operator;
 
 import dev.stint.core.StintOperator;
+import dev.stint.core.StintOperatorBuilder;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.registry.FrameworkRegistry;
 import io.fabric8.kubernetes.client.Config;
@@ -66,7 +67,7 @@ final class ClusterRun {
     StintMetrics metrics = new StintMetrics(); // before the client, which counts its requests in it
     KubernetesClient client = ClientConfig.client(config, options.apiRateLimit(), metrics, http);
     // closed by Running, after the Lease is released
-    StintOperator.Builder builder = StintOperator.builder(client, registry).metrics(metrics).closeClientOnStop(false)
+    StintOperatorBuilder builder = StintOperator.builder(client, registry).metrics(metrics).closeClientOnStop(false)
         .namespaces(options.namespaces())
         .operatorPod(env.get("POD_NAMESPACE"), env.get("POD_NAME")); // the events of a kind down are about it
     if (options.reconcileThreads() != null) {

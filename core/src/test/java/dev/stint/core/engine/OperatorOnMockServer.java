@@ -1,6 +1,7 @@
 package dev.stint.core.engine;
 
 import dev.stint.core.StintOperator;
+import dev.stint.core.StintOperatorBuilder;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.testdoubles.MockServerShutdown;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -31,7 +32,7 @@ abstract class OperatorOnMockServer {
    * An operator as the mock server can run it: no server-side apply (the mock lacks it), the client left open for the
    * test, and informer errors tolerated (a test's expectations may refuse a list).
    */
-  static StintOperator.Builder onMockServer(KubernetesClient client, FrameworkRegistry registry) {
+  static StintOperatorBuilder onMockServer(KubernetesClient client, FrameworkRegistry registry) {
     return StintOperator.builder(client, registry).serverSideApply(false).closeClientOnStop(false)
         .stopOnInformerError(false).kindChecks(false);
   }

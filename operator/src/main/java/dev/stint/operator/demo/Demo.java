@@ -1,6 +1,7 @@
 package dev.stint.operator.demo;
 
 import dev.stint.core.StintOperator;
+import dev.stint.core.StintOperatorBuilder;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.operator.CommandFailure;
 import dev.stint.operator.demo.DemoJobs.DemoJob;
@@ -67,7 +68,7 @@ public final class Demo {
   public int run(KubernetesClient client) throws InterruptedException {
     FrameworkRegistry served = installCrds(client);
     List<DemoJob> jobs = loadJobs(client, served);
-    StintOperator.Builder builder = StintOperator.builder(client, served).serverSideApply(false).kindChecks(false)
+    StintOperatorBuilder builder = StintOperator.builder(client, served).serverSideApply(false).kindChecks(false)
         .closeClientOnStop(false).clock(clock);
     if (settings.reconcileThreads() != null) {
       builder.reconcileThreads(settings.reconcileThreads());
