@@ -1,5 +1,12 @@
 package dev.stint.testkit;
 
+import static dev.stint.testkit.ContractJobs.NOW;
+import static dev.stint.testkit.ContractJobs.NO_OUTCOMES;
+import static dev.stint.testkit.ContractJobs.createdPods;
+import static dev.stint.testkit.ContractJobs.decide;
+import static dev.stint.testkit.ContractJobs.ended;
+import static dev.stint.testkit.ContractJobs.withRunPolicy;
+import static dev.stint.testkit.ContractJobs.withStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -11,13 +18,9 @@ import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Decision;
 import dev.stint.core.decision.EngineFramework;
-import dev.stint.core.decision.JobContext;
-import dev.stint.core.decision.JobDecider;
-import dev.stint.core.decision.Observed;
 import dev.stint.core.registry.MovedMethods;
 import dev.stint.crd.TrainingJobRules;
 import dev.stint.spi.KubeflowLabels;
-import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
@@ -53,9 +56,7 @@ import org.junit.jupiter.api.Test;
  * framework never changes the job it is handed (the operator's cached object, shared by every reconcile).
  */
 public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
-  private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
-  private static final ReplicaOutcomes NO_OUTCOMES = new ReplicaOutcomes(Map.of());
 
   private final Supplier<? extends TrainingFramework<J>> frameworks;
   private final Path sample;
@@ -102,21 +103,6 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
     return sampleJob();
   }
 
-  /**
-   * The engine's first decision for a new job. Objects created once with content made lazily (a generated key) are
-   * observed as already there, as they are from the second pass on: their content is random by design.
-   */
-  private Decision firstDecision(TrainingFramework<J> framework, J job) {
-    List<HasMetadata> createdOnce = EngineFramework.of(framework).supportingResources(job, NO_OUTCOMES).stream()
-        .filter(r -> r.content() != null).map(SupportingResource::resource).toList();
-    return JobDecider.decide(new JobContext<>(job, framework, NOW), new Observed(List.of(), List.of(), createdOnce));
-  }
-
-  private static List<Pod> createdPods(Decision decision) {
-    return decision.actions().stream().filter(a -> a instanceof Action.CreatePod)
-        .map(a -> ((Action.CreatePod) a).pod()).toList();
-  }
-
   @Test
   void identifiesItself() {
     EngineFramework<J> f = EngineFramework.of(framework());
@@ -152,14 +138,14 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
   @Test
   void acceptsItsSampleJob() {
     assertThat(EngineFramework.of(framework()).validate(sampleJob())).isEmpty();
-    assertThat(firstDecision(framework(), sampleJob()).status().isTrue("Failed")).isFalse();
+    assertThat(decide(framework(), sampleJob(), List.of()).status().isTrue("Failed")).isFalse();
   }
 
   @Test
   void sampleJobGetsOnePodPerReplicaWithTheEngineLabels() {
     J job = sampleJob();
     int replicas = job.getSpec().replicaSpecs().values().stream().mapToInt(ReplicaSpec::replicasOrDefault).sum();
-    List<Pod> pods = createdPods(firstDecision(framework(), job));
+    List<Pod> pods = createdPods(decide(framework(), job, List.of()));
     assertThat(pods).hasSize(replicas);
     assertThat(new HashSet<>(pods.stream().map(p -> p.getMetadata().getName()).toList())).hasSize(replicas);
     assertThat(pods).allSatisfy(p -> assertThat(p.getMetadata().getLabels())
@@ -170,8 +156,8 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
   @Test
   void wiringIsDeterministic() {
     TrainingFramework<J> f = framework();
-    String first = JSON.asJson(firstDecision(f, sampleJob()).actions());
-    String second = JSON.asJson(firstDecision(f, sampleJob()).actions());
+    String first = JSON.asJson(decide(f, sampleJob(), List.of()).actions());
+    String second = JSON.asJson(decide(f, sampleJob(), List.of()).actions());
     assertThat(second).isEqualTo(first);
   }
 
@@ -218,7 +204,7 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
     for (J job : List.of(sampleJob(), jobWithSupportingResources())) {
       String before = JSON.asJson(job);
       EngineFramework<J> f = EngineFramework.of(framework());
-      firstDecision(f, job);
+      decide(f, job, List.of());
       f.validate(job);
       f.successPolicy(job).holds(NO_OUTCOMES);
       f.supportingResources(job, NO_OUTCOMES).forEach(SupportingResource::toCreate);
@@ -256,7 +242,7 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
   /** With {@code runPolicy.podsWaitingTimeoutSeconds}, pods that waited longer fail the job, naming the cause. */
   @Test
   void podsWaitingPastTheOptInLimitFailTheJob() {
-    J job = withWaitingLimit(sampleJob(), 60);
+    J job = withRunPolicy(framework(), sampleJob(), "podsWaitingTimeoutSeconds", 60L);
     String kind = HasMetadata.getKind(framework().jobType());
     List<Pod> pods = podsThatCannotRun(job);
     JobCondition failed = decideAgain(job, NOW.minusSeconds(61), pods).status().condition("Failed").orElseThrow();
@@ -267,7 +253,7 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
 
   /** The pods of the first decision, the first unschedulable, the others unable to pull their image. */
   private List<Pod> podsThatCannotRun(J job) {
-    List<Pod> pods = createdPods(firstDecision(framework(), job));
+    List<Pod> pods = createdPods(decide(framework(), job, List.of()));
     assertThat(pods).as("pods of the sample job").hasSizeGreaterThanOrEqualTo(2);
     pods.forEach(p -> p.getMetadata().setCreationTimestamp("2026-11-29T11:00:00Z"));
     pods.get(0).setStatus(KubeletStatuses.unschedulable(KubeletStatuses.NO_GPU));
@@ -276,24 +262,13 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
     return pods;
   }
 
-  @SuppressWarnings("unchecked")
-  private J withWaitingLimit(J job, long seconds) {
-    Map<String, Object> manifest = JSON.convertValue(job, Map.class);
-    Map<String, Object> spec = (Map<String, Object>) manifest.get("spec");
-    ((Map<String, Object>) spec.computeIfAbsent("runPolicy", k -> new LinkedHashMap<String, Object>()))
-        .put("podsWaitingTimeoutSeconds", seconds);
-    return JSON.convertValue(manifest, framework().jobType());
-  }
-
   /** The decision after the first, its pods observed; the job started at {@code startedAt} (null: now). */
   @SuppressWarnings("unchecked")
   private Decision decideAgain(J job, Instant startedAt, List<Pod> pods) {
-    JobStatus status = firstDecision(framework(), job).status();
+    JobStatus status = decide(framework(), job, List.of()).status();
     status.setStartTime((startedAt == null ? NOW : startedAt).toString());
     ((CustomResource<?, JobStatus>) job).setStatus(status);
-    List<HasMetadata> createdOnce = EngineFramework.of(framework()).supportingResources(job, NO_OUTCOMES).stream()
-        .filter(r -> r.content() != null).map(SupportingResource::resource).toList();
-    return JobDecider.decide(new JobContext<>(job, framework(), NOW), new Observed(pods, List.of(), createdOnce));
+    return decide(framework(), job, pods);
   }
 
   private static List<String> containers(Pod pod) {
@@ -329,17 +304,17 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
    */
   @Test
   void oneMemberFailingRestartsTheWholeGang() {
-    J job = sampleWithFailurePolicy();
+    J job = withRunPolicy(framework(), sampleJob(), "failurePolicy", Map.of("maxRestarts", 2));
     TrainingFramework<J> framework = framework();
-    Decision first = firstDecision(framework, job);
+    Decision first = decide(framework, job, List.of());
     List<Pod> pods = createdPods(first);
     assertThat(pods).allSatisfy(p -> assertAttempt(p, "0"));
     List<Pod> observed = new java.util.ArrayList<>(pods.stream().map(p -> ended(p, "Running", null)).toList());
     Pod member = observed.remove(observed.size() - 1);
     observed.add(ended(member, "Failed", 137));
-    job = withStatus(job, first.status());
+    job = withStatus(framework, job, first.status());
 
-    Decision restart = decideWith(framework, job, observed);
+    Decision restart = decide(framework, job, observed);
     assertThat(restart.actions()).filteredOn(a -> a instanceof Action.DeletePod)
         .extracting(a -> ((Action.DeletePod) a).name())
         .containsExactlyInAnyOrderElementsOf(pods.stream().map(p -> p.getMetadata().getName()).toList());
@@ -353,8 +328,8 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
           .get(KubeflowLabels.REPLICA_INDEX) + " exited with code 137");
     });
 
-    job = withStatus(job, restart.status());
-    List<Pod> again = createdPods(decideWith(framework, job, List.of()));
+    job = withStatus(framework, job, restart.status());
+    List<Pod> again = createdPods(decide(framework, job, List.of()));
     assertThat(again).extracting(p -> p.getMetadata().getName())
         .containsExactlyInAnyOrderElementsOf(pods.stream().map(p -> p.getMetadata().getName()).toList());
     assertThat(again).allSatisfy(p -> assertAttempt(p, "1"));
@@ -368,53 +343,8 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
             .isEqualTo(KubeflowLabels.RESTART_ATTEMPT_ENV + "=" + attempt)));
   }
 
-  /** The sample job with {@code runPolicy.failurePolicy: {maxRestarts: 2}}, through its JSON as a user writes it. */
-  @SuppressWarnings("unchecked")
-  private J sampleWithFailurePolicy() {
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    serialization.registerKubernetesResource(framework().jobType());
-    Map<String, Object> manifest = serialization.unmarshal(JSON.asJson(sampleJob()), Map.class);
-    Map<String, Object> spec = (Map<String, Object>) manifest.get("spec");
-    Map<String, Object> runPolicy = (Map<String, Object>) spec.computeIfAbsent("runPolicy",
-        k -> new LinkedHashMap<String, Object>());
-    runPolicy.put("failurePolicy", Map.of("maxRestarts", 2));
-    return serialization.unmarshal(serialization.asJson(manifest), framework().jobType());
-  }
-
-  /** The job with this status, through JSON (the SPI's job has no status setter). */
-  @SuppressWarnings("unchecked")
-  private J withStatus(J job, dev.stint.spi.api.JobStatus status) {
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    serialization.registerKubernetesResource(framework().jobType());
-    Map<String, Object> manifest = serialization.unmarshal(JSON.asJson(job), Map.class);
-    manifest.put("status", serialization.unmarshal(JSON.asJson(status), Map.class));
-    return serialization.unmarshal(serialization.asJson(manifest), framework().jobType());
-  }
-
-  private Decision decideWith(TrainingFramework<J> framework, J job, List<Pod> pods) {
-    List<HasMetadata> createdOnce = EngineFramework.of(framework).supportingResources(job, NO_OUTCOMES).stream()
-        .filter(r -> r.content() != null).map(SupportingResource::resource).toList();
-    return JobDecider.decide(new JobContext<>(job, framework, NOW), new Observed(pods, List.of(), createdOnce));
-  }
-
-  /** The pod as the kubelet leaves it: running, or ended with this exit code in every container. */
-  private static Pod ended(Pod pod, String phase, Integer exitCode) {
-    Pod copy = JSON.unmarshal(JSON.asJson(pod), Pod.class);
-    copy.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase(phase)
-        .withContainerStatuses(copy.getSpec().getContainers().stream().map(c -> {
-          var status = new io.fabric8.kubernetes.api.model.ContainerStatusBuilder().withName(c.getName());
-          if (exitCode == null) {
-            status.withNewState().withNewRunning().endRunning().endState();
-          } else {
-            status.withNewState().withNewTerminated().withExitCode(exitCode).endTerminated().endState();
-          }
-          return status.build();
-        }).toList()).build());
-    return copy;
-  }
-
   private List<String> childNames(TrainingFramework<J> f, J job) {
-    List<String> names = new java.util.ArrayList<>(createdPods(firstDecision(f, job)).stream()
+    List<String> names = new java.util.ArrayList<>(createdPods(decide(f, job, List.of())).stream()
         .map(p -> "Pod/" + p.getMetadata().getName()).toList());
     EngineFramework.of(f).supportingResources(job, NO_OUTCOMES)
         .forEach(r -> names.add(r.resource().getKind() + "/" + r.resource().getMetadata().getName()));
