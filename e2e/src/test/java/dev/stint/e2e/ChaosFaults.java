@@ -155,17 +155,34 @@ final class ChaosFaults {
       return;
     }
     ChaosJob job = candidates.get(pick % candidates.size());
-    // not an MPIJob's launcher: its batch Job's controller counts the pod's deletion, and after a kube-apiserver
-    // restart it may wait out its expectations (5 minutes) first, longer than a round may take to converge
-    List<String> names = job.shape.podNames(job.name).stream().filter(n -> !n.equals(job.name + "-launcher"))
-        .toList();
-    String pod = names.get(podPick % names.size());
+    List<String> names = job.shape.podNames(job.name);
+    // an MPIJob's launcher pod is named by its batch Job's controller: <job>-launcher-<suffix>
+    String pod = launcherPod(job, names.get(podPick % names.size()));
+    if (pod == null) {
+      return;
+    }
     boolean gone = retry("delete pod " + pod,
         () -> !run.client.pods().inNamespace(run.ns).withName(pod).delete().isEmpty());
     if (gone) {
       job.podsDeletedThisRound.add(pod);
       System.out.println("           deleted pod " + pod);
       run.fault(Fault.DELETE_POD);
+    }
+  }
+
+  /** The replica's pod name; for an MPIJob's launcher, the live pod of its batch Job, or null when it has none. */
+  private String launcherPod(ChaosJob job, String replica) {
+    if (!replica.equals(job.name + "-launcher")) {
+      return replica;
+    }
+    try {
+      return run.client.pods().inNamespace(run.ns).withLabel("training.kubeflow.org/job-name", job.name).list()
+          .getItems().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+          .filter(p -> p.getMetadata().getOwnerReferences() != null && p.getMetadata().getOwnerReferences().stream()
+              .anyMatch(r -> "Job".equals(r.getKind()) && replica.equals(r.getName())))
+          .map(p -> p.getMetadata().getName()).findFirst().orElse(null);
+    } catch (KubernetesClientException e) {
+      return null; // the API server is restarting: no deletion this time
     }
   }
 

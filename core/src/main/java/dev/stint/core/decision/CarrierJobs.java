@@ -130,10 +130,51 @@ public final class CarrierJobs {
   }
 
   /**
-   * The actions, each deletion of a pod that a carrier Job runs naming that Job (deleted with it), and a deletion of
-   * every stale carrier Job, one that has no pod and is suspended or failed, not being deleted yet ({@link #standIn}).
+   * The carrier Jobs that count a pod which none of the caches shows: no pod of theirs is observed, they have not
+   * ended, are neither suspended nor being deleted, and their status counts a pod (active, or ended and not yet
+   * folded into a condition). The Job controller made a pod and has not seen it go: after a pod's deletion that
+   * coincided with an API server restart, a Job stayed so for minutes while its controller's expectations aged. The
+   * I/O layer times how long each stays so ({@code PodlessCarriers}) and has {@link #withCarriers} replace those
+   * past its bound. A Job that never made its pod (a quota, an admission webhook) is not one of them: a new Job would
+   * fare no better, and the Job controller's events say why.
    */
-  public static List<Action> withCarriers(List<Action> actions, Observed observed) {
+  public static List<Job> countingAGonePod(Observed observed) {
+    if (observed.carriers().isEmpty()) {
+      return List.of();
+    }
+    Set<String> standIns = new HashSet<>();
+    observed.pods().forEach(p -> standIns.add(p.getMetadata().getUid()));
+    return observed.carriers().stream()
+        .filter(j -> standIns.contains(j.getMetadata().getUid()) && j.getMetadata().getDeletionTimestamp() == null)
+        .filter(j -> !stale(j) && !conditionTrue(j, "Complete") && countsAPod(j))
+        .toList();
+  }
+
+  private static boolean countsAPod(Job job) {
+    var status = job.getStatus();
+    if (status == null) {
+      return false;
+    }
+    var uncounted = status.getUncountedTerminatedPods();
+    return positive(status.getActive()) || positive(status.getFailed()) || positive(status.getSucceeded())
+        || uncounted != null && (nonEmpty(uncounted.getFailed()) || nonEmpty(uncounted.getSucceeded()));
+  }
+
+  private static boolean positive(Integer count) {
+    return count != null && count > 0;
+  }
+
+  private static boolean nonEmpty(List<String> list) {
+    return list != null && !list.isEmpty();
+  }
+
+  /**
+   * The actions, each deletion of a pod that a carrier Job runs naming that Job (deleted with it), and a deletion of
+   * every stale carrier Job, one that has no pod and is suspended or failed, not being deleted yet ({@link #standIn}),
+   * and of each Job in {@code lostTrack}, named among {@link #countingAGonePod} for longer than the I/O layer waits.
+   * A deleted Job's stand-in goes with it, and the engine creates the replica anew.
+   */
+  public static List<Action> withCarriers(List<Action> actions, Observed observed, Set<String> lostTrack) {
     if (observed.carriers().isEmpty() && observed.pods().stream().noneMatch(p -> carrierOf(p) != null)) {
       return actions;
     }
@@ -160,10 +201,15 @@ public final class CarrierJobs {
     for (Job job : observed.carriers()) {
       String name = job.getMetadata().getName();
       // a stand-in has its Job's uid: the Job has no pod
-      if (stale(job) && standIns.contains(job.getMetadata().getUid())
-          && job.getMetadata().getDeletionTimestamp() == null && !deleted.contains(name)) {
+      if (deleted.contains(name) || job.getMetadata().getDeletionTimestamp() != null
+          || !standIns.contains(job.getMetadata().getUid())) {
+        continue;
+      }
+      if (stale(job)) {
         result.add(new Action.DeletePod(name, conditionTrue(job, "Failed") ? "its Job failed with no pod left"
             : "suspended launcher Job of another controller", null, name));
+      } else if (lostTrack.contains(name) && !conditionTrue(job, "Complete") && countsAPod(job)) {
+        result.add(new Action.DeletePod(name, "its Job counts a pod that is gone", null, name));
       }
     }
     return result;

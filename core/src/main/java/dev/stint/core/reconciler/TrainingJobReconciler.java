@@ -66,6 +66,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final JobLifecycleMetrics lifecycle;
   private final RetryingJobs retrying = new RetryingJobs();
   private final WaitingAnnouncements waiting = new WaitingAnnouncements();
+  private final PodlessCarriers podless = new PodlessCarriers();
   private final DeletionsInFlight deletions = new DeletionsInFlight();
   private final CreationsInFlight creations;
   private final ChildrenObserved<J> children;
@@ -150,7 +151,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
   /** Jobs this reconciler keeps something about: statuses it wrote that the cache has yet to show, retries. */
   public int remembered() {
-    return statusWriter.remembered() + retrying.size() + deletions.size() + creations.size() + waiting.size();
+    return statusWriter.remembered() + retrying.size() + deletions.size() + creations.size() + waiting.size()
+        + podless.size();
   }
 
   /** The job's uid left the cluster: drop what is kept about it, so memory does not grow with deleted jobs. */
@@ -158,6 +160,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     statusWriter.forget(uid);
     retrying.forget(uid);
     waiting.forget(uid);
+    podless.forget(uid);
     deletions.forget(uid);
     creations.forget(uid);
     lifecycle.forget(uid);
@@ -308,7 +311,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       statusWriter.write(job, status, jobType, context);
     }
     String uid = job.getMetadata().getUid();
-    List<Action> actions = CarrierJobs.withCarriers(decision.actions(), observed);
+    List<Action> actions = CarrierJobs.withCarriers(decision.actions(), observed,
+        podless.lostTrack(uid, CarrierJobs.countingAGonePod(observed), decidedAt));
     List<Action> decided = deletions.unsent(uid, ActionApplier.beforeStatus(actions), observed.pods());
     List<Action> unsent = creations.unsent(uid, decided, observed);
     // the API server accepted this job's pods before when some are there, or when a gang restart replaced them all
@@ -334,18 +338,27 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     if (retrying.recovered(uid)) {
       LOG.info("The API server accepts the job's changes again");
     }
-    UpdateControl<J> control = UpdateControl.noUpdate();
     // a creation held back, its child not in the cache yet: normally the child's arrival wakes the job first
     Duration held = heldForHeap ? HeapGuard.RETRY
         : before.size() < decided.size() ? CreationsInFlight.EXPIRY.plusSeconds(1) : null;
+    // a carrier Job that counts a gone pod sends no event when its bound passes
+    Duration lostTrackCheck = podless.untilNext(uid, decidedAt).map(d -> d.plusMillis(500)).orElse(null);
+    return rescheduled(decision, queueing, earliest(held, lostTrackCheck));
+  }
+
+  private UpdateControl<J> rescheduled(Decision decision, KueueLink.Followed queueing, Duration held) {
+    UpdateControl<J> control = UpdateControl.noUpdate();
     if (decision.requeueAfter().isPresent()) {
-      Duration requeue = decision.requeueAfter().get().plusMillis(500);
-      control.rescheduleAfter(held != null && held.compareTo(requeue) < 0 ? held : requeue);
+      control.rescheduleAfter(earliest(held, decision.requeueAfter().get().plusMillis(500)));
     } else if (queueing.awaitingPrebuilt()) {
       control.rescheduleAfter(PREBUILT_RETRY); // Stint's informer sees a prebuilt Workload only once adopted
     } else if (held != null) {
       control.rescheduleAfter(held);
     }
     return control;
+  }
+
+  private static Duration earliest(Duration a, Duration b) {
+    return a == null ? b : b == null || a.compareTo(b) <= 0 ? a : b;
   }
 }

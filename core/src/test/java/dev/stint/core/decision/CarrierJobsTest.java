@@ -7,10 +7,15 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -94,8 +99,59 @@ class CarrierJobsTest {
   @MethodSource("deletions")
   void deletingACarriedReplicaDeletesItsJob(String name, List<Pod> pods, List<Job> carriers, List<Action> decided,
                                            List<Action> sent) {
-    assertThat(CarrierJobs.withCarriers(decided, new Observed(pods, List.of(), List.of(), carriers)))
-        .isEqualTo(sent);
+    assertThat(CarrierJobs.withCarriers(decided, new Observed(pods, List.of(), List.of(), carriers),
+        Set.of("pi-launcher"))).isEqualTo(sent);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("podlessJobs")
+  void aJobCountingAPodThatIsGoneIsReplacedOnceItHasLostTrack(String name, Job job, boolean counting) {
+    Observed observed = new Observed(CarrierJobs.observedPods(List.of(), List.of(job), UPSTREAM), List.of(),
+        List.of(), List.of(job));
+
+    assertThat(CarrierJobs.countingAGonePod(observed)).as("counting a gone pod").hasSize(counting ? 1 : 0);
+    assertThat(CarrierJobs.withCarriers(List.of(), observed, Set.of()))
+        .as("before the bound, only a stale Job goes").noneMatch(a -> a.toString().contains("gone"));
+    List<Action> lostTrack = CarrierJobs.withCarriers(List.of(), observed, Set.of("pi-launcher"));
+    if (counting) {
+      assertThat(lostTrack).containsExactly(
+          new Action.DeletePod("pi-launcher", "its Job counts a pod that is gone", null, "pi-launcher"));
+    } else {
+      assertThat(lostTrack).noneMatch(a -> a.toString().contains("gone"));
+    }
+  }
+
+  static Stream<Arguments> podlessJobs() {
+    Job active = withStatus(job("pi-launcher", null, false, STINT_LABELS), s -> s.withActive(1));
+    return Stream.of(
+        Arguments.of("active 1, no pod: counts a gone pod", active, true),
+        Arguments.of("a failure not folded into a condition yet", withStatus(job("pi-launcher", null, false,
+            STINT_LABELS), s -> s.withNewUncountedTerminatedPods().withFailed("pod-uid").endUncountedTerminatedPods()),
+            true),
+        Arguments.of("failed 1, no condition yet", withStatus(job("pi-launcher", null, false, STINT_LABELS),
+            s -> s.withFailed(1)), true),
+        Arguments.of("never made a pod (a quota): no", job("pi-launcher", null, false, STINT_LABELS), false),
+        Arguments.of("active 0 on its status: no", withStatus(job("pi-launcher", null, false, STINT_LABELS),
+            s -> s.withActive(0)), false),
+        Arguments.of("complete: no", withStatus(job("pi-launcher", "Complete", false, STINT_LABELS),
+            s -> s.withSucceeded(1)), false),
+        Arguments.of("being deleted: no", new JobBuilder(active).editMetadata()
+            .withDeletionTimestamp("2026-01-01T00:01:00Z").endMetadata().build(), false));
+  }
+
+  @Test
+  void aJobWithItsPodCountsNoGonePod() {
+    Job active = withStatus(job("pi-launcher", null, false, STINT_LABELS), s -> s.withActive(1));
+    Observed observed = new Observed(CarrierJobs.observedPods(List.of(podOf(active, "pi-launcher-x7k2p")),
+        List.of(active), UPSTREAM), List.of(), List.of(), List.of(active));
+
+    assertThat(CarrierJobs.countingAGonePod(observed)).isEmpty();
+    assertThat(CarrierJobs.withCarriers(List.of(), observed, Set.of("pi-launcher"))).as("its pod is there").isEmpty();
+  }
+
+  private static Job withStatus(Job job, UnaryOperator<JobStatusBuilder> status) {
+    JobStatusBuilder b = new JobStatusBuilder(job.getStatus() == null ? new JobStatus() : job.getStatus());
+    return new JobBuilder(job).withStatus(status.apply(b).build()).build();
   }
 
   static Stream<Arguments> deletions() {

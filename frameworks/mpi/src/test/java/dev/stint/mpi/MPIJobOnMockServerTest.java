@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** MPIJobs through the engine on the fabric8 CRUD mock server, with a fake kubelet. */
@@ -155,5 +157,28 @@ class MPIJobOnMockServerTest extends FrameworkOnMockServerTest<MPIJob> {
       assertThat(c.getMessage()).isEqualTo("MPIJob default/bad has failed because 1 Launcher replica(s) failed. "
           + "Launcher 0 failed (exit code 1).");
     }));
+  }
+
+  @Test
+  void aLauncherJobThatCountsAPodWhichIsGoneIsReplacedAfterTheBound() {
+    client.resource(TestMPIJobs.job("lost").launcher().workers(1).restartPolicy("Launcher", "Never").build())
+        .create();
+    await().untilAsserted(() -> assertThat(pod("lost-launcher")).isNotNull());
+    kubelet.run("lost-worker-0");
+    kubelet.run("lost-launcher");
+    // the Job controller counts the pod, then stops seeing: the pod's deletion is lost to it (an API server restart)
+    jobController.close();
+    Job carrier = client.batch().v1().jobs().inNamespace("default").withName("lost-launcher").get();
+    carrier.setStatus(new JobStatusBuilder().withActive(1).build());
+    client.batch().v1().jobs().inNamespace("default").resource(carrier).updateStatus();
+    client.pods().inNamespace("default").resource(pod("lost-launcher")).delete();
+    await().untilAsserted(() -> assertThat(pod("lost-launcher")).isNull());
+
+    await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> assertThat(client.batch().v1().jobs()
+        .inNamespace("default").withName("lost-launcher").get()).as("a new launcher Job").isNotNull()
+        .extracting(j -> j.getMetadata().getUid()).isNotEqualTo(carrier.getMetadata().getUid()));
+    jobController.start();
+    await().untilAsserted(() -> assertThat(podNames("lost")).containsExactly("lost-launcher", "lost-worker-0"));
+    assertThat(status("lost").condition("Failed")).as("a lost pod is replaced, not judged").isEmpty();
   }
 }
