@@ -25,12 +25,14 @@
 #   --scenarios=LIST         subset of limit,limitsvc,burst,preempt,suspend,resume,complete,churn
 #   --nodes=K                kwok nodes (default 120)
 #   --label=TEXT             free text recorded with each run
+#   --settle=S               before each scenario, wait up to S s for the machine to be quiet (the last scenario's
+#                            clean-up ended; default 0: at once)
 #   --out=DIR                report folder (default bench/reports/<yyyy-mm-dd-HHMM>)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-NS="100,500"; OPERATORS="stint"; CONCURRENCY=""; THREADS=""; CHURN=120; NODES=120; SCENARIOS=""; LABEL=""; OUT=""
+NS="100,500"; OPERATORS="stint"; CONCURRENCY=""; THREADS=""; CHURN=120; NODES=120; SCENARIOS=""; LABEL=""; OUT=""; SETTLE=0
 JVM_OPTS="${STINT_BENCH_JVM_OPTS-}"; JVM_OPTS_SET="${STINT_BENCH_JVM_OPTS+yes}"
 JAR=""; HTTP_CLIENT=""; TLS=""
 for a in "$@"; do
@@ -48,8 +50,9 @@ for a in "$@"; do
     --scenarios=*) SCENARIOS="${a#*=}" ;;
     --nodes=*) NODES="${a#*=}" ;;
     --label=*) LABEL="${a#*=}" ;;
+    --settle=*) SETTLE="${a#*=}" ;;
     --out=*) OUT="${a#*=}" ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $a (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -112,7 +115,7 @@ for n in "${NLIST[@]}"; do
     echo "$(date -Is) $op N=$n: $(uptime)" >> "$OUT/uptime.log"
     # the driver's own JVM: bounded and frugal, it shares the 2 cores with everything it measures
     java -XX:+UseSerialGC -Xmx1g -jar bench/target/stint-bench.jar run --n="$n" --operator="$op" --out="$OUT" --concurrency="$CONCURRENCY" \
-      --churn-seconds="$CHURN" --cluster-dir="$STINT_CLUSTER_DIR" ${SCENARIOS:+--scenarios=$SCENARIOS} \
+      --churn-seconds="$CHURN" --settle="$SETTLE" --cluster-dir="$STINT_CLUSTER_DIR" ${SCENARIOS:+--scenarios=$SCENARIOS} \
       ${LABEL:+"--label=$LABEL"} -- "${CMD[@]}" || log "run $op N=$n failed; going on"
     e2e/cluster.sh down >/dev/null
   done

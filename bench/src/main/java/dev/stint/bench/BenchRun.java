@@ -51,6 +51,7 @@ final class BenchRun {
          Driver driver = new Driver(client, o.concurrency)) {
       result.environment.put("kubernetes", client.getKubernetesVersion().getGitVersion());
       Probe probe = new Probe(client, driver, componentPids(), runStart);
+      probe.settleBeforeScenarios(o.settleSeconds * 1000L);
       try (Sampler sampler = new Sampler(probe, runStart)) {
         Scenarios scenarios = new Scenarios(driver, probe, o.workers, o.timeoutMillis());
         if (o.scenarios.contains("limit")) {

@@ -25,6 +25,8 @@ final class Options {
   int timeoutBaseSeconds = 120;
   double timeoutPerJobSeconds = 0.25;
   String label = "";
+  /** Before each scenario, wait this long at most for the control plane and operator to be quiet (0: no wait). */
+  int settleSeconds = 0;
   List<String> operatorCommand = new ArrayList<>();
 
   static final String USAGE = String.join("\n",
@@ -41,7 +43,9 @@ final class Options {
       "  --churn-jobs=J          jobs created over the churn window (default N)",
       "  --cluster-dir=DIR       $STINT_CLUSTER_DIR, to read the control-plane PIDs (CPU per component)",
       "  --timeout-base=S --timeout-per-job=S   per-milestone timeout = base + N x per-job (default 120 + 0.25 N)",
-      "  --label=TEXT            free text recorded with the run (e.g. the tuning being tried)");
+      "  --label=TEXT            free text recorded with the run (e.g. the tuning being tried)",
+      "  --settle=S              before each scenario, wait up to S s until the control plane and the operator use",
+      "                          under a quarter of a core together (the last scenario's clean-up done; default 0)");
 
   static Options parse(String[] args) {
     Options o = new Options();
@@ -69,6 +73,7 @@ final class Options {
         case "--timeout-base" -> o.timeoutBaseSeconds = Integer.parseInt(v);
         case "--timeout-per-job" -> o.timeoutPerJobSeconds = Double.parseDouble(v);
         case "--label" -> o.label = v;
+        case "--settle" -> o.settleSeconds = Integer.parseInt(v);
         default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
       }
     }

@@ -14,12 +14,47 @@ final class Probe {
   private final Map<String, Long> components;
   private final long runStart;
   private volatile long operatorPid = -1;
+  private long settleMillis;
 
   Probe(KubernetesClient client, Driver driver, Map<String, Long> components, long runStart) {
     this.client = client;
     this.driver = driver;
     this.components = components;
     this.runStart = runStart;
+  }
+
+  /** Each scenario first waits up to this long for a quiet machine ({@link #settle}). */
+  void settleBeforeScenarios(long millis) {
+    this.settleMillis = millis;
+  }
+
+  /**
+   * Waits until the control plane and the operator use under a quarter of a core together over two seconds in a row,
+   * or {@code settleMillis} passed; returns the seconds waited. What a scenario leaves behind (kwok ending deleted
+   * pods, the endpoints controller removing the Endpoints of deleted services) otherwise lands in the next one, and
+   * an operator that ends its scenario sooner leaves more of it there.
+   */
+  double settle() {
+    long start = Time.now();
+    int quiet = 0;
+    double before = busyCpuSeconds();
+    while (quiet < 2 && Time.now() - start < settleMillis) {
+      Time.sleep(1000);
+      double now = busyCpuSeconds();
+      quiet = now - before < 0.25 ? quiet + 1 : 0;
+      before = now;
+    }
+    return Time.seconds(Time.now() - start);
+  }
+
+  private double busyCpuSeconds() {
+    double sum = 0;
+    for (long pid : components.values()) {
+      ProcStats.Sample s = ProcStats.read(pid);
+      sum += s == null ? 0 : s.cpuSeconds();
+    }
+    ProcStats.Sample operator = operatorPid > 0 ? ProcStats.read(operatorPid) : null;
+    return sum + (operator == null ? 0 : operator.cpuSeconds());
   }
 
   void operatorPid(long pid) {
@@ -41,6 +76,9 @@ final class Probe {
     private Scope(String name, int jobs) {
       result.name = name;
       result.jobs = jobs;
+      if (settleMillis > 0) {
+        result.notes.add(String.format("started after %.1f s of settling", settle()));
+      }
       driver.takeRequestCounts();
       driver.takeErrors();
       apiBefore = ApiMetrics.scrape(client);
