@@ -133,9 +133,9 @@ public final class CarrierJobs {
    * The carrier Jobs that count a pod which none of the caches shows: no pod of theirs is observed, they have not
    * ended, are neither suspended nor being deleted, and their status counts a pod (active, or ended and not yet
    * folded into a condition). The Job controller made a pod and has not seen it go: after a pod's deletion that
-   * coincided with an API server restart, a Job stayed so for minutes while its controller's expectations aged. The
-   * I/O layer times how long each stays so ({@code PodlessCarriers}) and has {@link #withCarriers} replace those
-   * past its bound. A Job that never made its pod (a quota, an admission webhook) is not one of them: a new Job would
+   * coincided with an API server restart, a Job stayed so for over 90 s, probably while its controller waited out its
+   * expectations. The I/O layer times how long each stays so ({@code PodlessCarriers}) and has {@link #withCarriers}
+   * replace those past its bound. A Job that never made its pod (a quota, an admission webhook) is not one of them: a new Job would
    * fare no better, and the Job controller's events say why.
    */
   public static List<Job> countingAGonePod(Observed observed) {

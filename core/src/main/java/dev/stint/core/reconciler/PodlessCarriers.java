@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * Since when each job's carrier Jobs have counted a pod that is gone ({@link
  * dev.stint.core.decision.CarrierJobs#countingAGonePod}), as this process saw it: those past {@link #BOUND} have lost
  * track of their pod and are replaced. The bound leaves the Job controller time to see a deletion on a loaded
- * cluster (it usually does within a second); the Job controller itself waits out its expectations for five minutes.
- * A Job leaves when it has a pod again or ends; a job leaves when it is deleted. A restarted operator starts the
- * count anew, so a replacement waits at most one bound more.
+ * cluster (it usually does within a second); one that missed the deletion may wait out its expectations (five
+ * minutes) first. A Job leaves when it has a pod again or ends; a job leaves when it is deleted. A restarted operator
+ * starts the count anew, so a replacement waits at most one bound more.
  */
 final class PodlessCarriers {
   private static final Logger LOG = LoggerFactory.getLogger(PodlessCarriers.class);
