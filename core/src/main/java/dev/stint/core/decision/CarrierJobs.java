@@ -135,24 +135,35 @@ public final class CarrierJobs {
    * folded into a condition). The Job controller made a pod and has not seen it go: after a pod's deletion that
    * coincided with an API server restart, a Job stayed so for over 90 s, probably while its controller waited out its
    * expectations. The I/O layer times how long each stays so ({@code PodlessCarriers}) and has {@link #withCarriers}
-   * replace those past its bound. A Job that never made its pod (a quota, an admission webhook) is not one of them: a new Job would
-   * fare no better, and the Job controller's events say why.
+   * replace those past its bound. A Job that never made its pod (a quota, an admission webhook) is not one of them: a
+   * new Job would fare no better, and the Job controller's events say why.
    */
   public static List<Job> countingAGonePod(Observed observed) {
     if (observed.carriers().isEmpty()) {
       return List.of();
     }
-    Set<String> standIns = new HashSet<>();
-    observed.pods().forEach(p -> standIns.add(p.getMetadata().getUid()));
+    Set<String> standIns = standIns(observed);
     return observed.carriers().stream()
-        .filter(j -> standIns.contains(j.getMetadata().getUid()) && j.getMetadata().getDeletionTimestamp() == null)
-        .filter(j -> !stale(j) && !conditionTrue(j, "Complete") && countsAPod(j))
+        .filter(j -> podless(j, standIns) && countsAGonePod(j))
         .toList();
   }
 
-  private static boolean countsAPod(Job job) {
+  /** The uids of the observed pods: a carrier Job whose uid is among them has a stand-in, so no pod. */
+  private static Set<String> standIns(Observed observed) {
+    Set<String> uids = new HashSet<>();
+    observed.pods().forEach(p -> uids.add(p.getMetadata().getUid()));
+    return uids;
+  }
+
+  /** A Job with no pod of its own, not being deleted. */
+  private static boolean podless(Job job, Set<String> standIns) {
+    return standIns.contains(job.getMetadata().getUid()) && job.getMetadata().getDeletionTimestamp() == null;
+  }
+
+  /** A Job still running by its own account: neither stale nor complete, and its status counts a pod. */
+  private static boolean countsAGonePod(Job job) {
     var status = job.getStatus();
-    if (status == null) {
+    if (status == null || stale(job) || conditionTrue(job, "Complete")) {
       return false;
     }
     var uncounted = status.getUncountedTerminatedPods();
@@ -196,19 +207,16 @@ public final class CarrierJobs {
         result.add(a);
       }
     }
-    Set<String> standIns = new HashSet<>();
-    observed.pods().forEach(p -> standIns.add(p.getMetadata().getUid()));
+    Set<String> standIns = standIns(observed);
     for (Job job : observed.carriers()) {
       String name = job.getMetadata().getName();
-      // a stand-in has its Job's uid: the Job has no pod
-      if (deleted.contains(name) || job.getMetadata().getDeletionTimestamp() != null
-          || !standIns.contains(job.getMetadata().getUid())) {
+      if (deleted.contains(name) || !podless(job, standIns)) {
         continue;
       }
       if (stale(job)) {
         result.add(new Action.DeletePod(name, conditionTrue(job, "Failed") ? "its Job failed with no pod left"
             : "suspended launcher Job of another controller", null, name));
-      } else if (lostTrack.contains(name) && !conditionTrue(job, "Complete") && countsAPod(job)) {
+      } else if (lostTrack.contains(name) && countsAGonePod(job)) {
         result.add(new Action.DeletePod(name, "its Job counts a pod that is gone", null, name));
       }
     }
