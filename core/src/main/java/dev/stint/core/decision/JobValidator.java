@@ -5,6 +5,7 @@ import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaLimits;
 import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +80,11 @@ final class JobValidator {
     if (spec.getRestartPolicy() != null && !spec.getRestartPolicy().isEmpty()
         && !RESTART_POLICIES.contains(spec.getRestartPolicy())) {
       errors.add(field + ".restartPolicy: must be one of Always, OnFailure, Never, ExitCode");
+    }
+    if (spec.getTemplate() != null && spec.getTemplate().getMetadata() != null) {
+      ObjectMeta meta = spec.getTemplate().getMetadata();
+      errors.addAll(MetadataSyntax.labelErrors(field + ".template.metadata.labels", meta.getLabels()));
+      errors.addAll(MetadataSyntax.annotationErrors(field + ".template.metadata.annotations", meta.getAnnotations()));
     }
     List<Container> containers = spec.getTemplate() == null || spec.getTemplate().getSpec() == null ? null
         : spec.getTemplate().getSpec().getContainers();

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.testkit.FrameworkOnMockServerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -144,6 +145,19 @@ class MPIJobOnMockServerTest extends FrameworkOnMockServerTest<MPIJob> {
     kubelet.run("wait-worker-0");
     kubelet.run("wait-worker-1");
     await().untilAsserted(() -> assertThat(podNames("wait")).contains("wait-launcher"));
+  }
+
+  @Test
+  void aBadLauncherTemplateLabelFailsTheJobNamingTheMPIJobsFieldNotTheLaunchersJob() {
+    MPIJob job = TestMPIJobs.job("label").launcher().workers(1).build();
+    job.getSpec().getMpiReplicaSpecs().get("Launcher").getTemplate()
+        .setMetadata(new ObjectMetaBuilder().addToLabels("team", "v".repeat(64)).build());
+    client.resource(job).create();
+    await().untilAsserted(() -> assertThat(status("label").condition("Failed")).hasValueSatisfying(c ->
+        assertThat(c.getMessage()).contains("spec.mpiReplicaSpecs.Launcher.template.metadata.labels: Invalid value: \""
+            + "v".repeat(64) + "\": must be no more than 63 characters")));
+    assertThat(client.batch().v1().jobs().inNamespace("default").list().getItems()).isEmpty();
+    assertThat(pods("label")).isEmpty();
   }
 
   @Test
