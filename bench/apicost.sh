@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The API server's CPU for the same pod traffic in JSON and in protobuf (bench/apicost/main.go says what it does).
+#
+#   bench/apicost.sh [apicost flags]   pod traffic in JSON and protobuf, e.g. -n 2000 -rounds 3 -watchers 1
+#   bench/apicost.sh -mode status -crds stint=crds/pytorchjobs.kubeflow.org-v1.yml,other=<CRD> [-n 800 -writes 5]
+#                                      PyTorchJob status writes (apply, merge patch, update) under each CRD
+#
+# Builds bench/apicost into ~/.cache/stint/testbin/apicost-<hash of its sources>/ when missing, starts a control plane
+# of its own (e2e/cluster.sh, state in $STINT_CLUSTER_DIR, default ~/.cache/stint/cluster-apicost), runs it against
+# that API server, and stops the control plane. Run it on a quiet machine: the figures are CPU seconds.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export STINT_CLUSTER_DIR="${STINT_CLUSTER_DIR:-$HOME/.cache/stint/cluster-apicost}"
+. "$HERE/../e2e/versions.sh"
+hash="$(cat "$HERE/apicost/go.mod" "$HERE/apicost/go.sum" "$HERE/apicost/main.go" | sha256sum | cut -c1-12)"
+BIN="$STINT_TESTBIN_DIR/apicost-$hash/apicost"
+if [ ! -x "$BIN" ]; then
+  echo "apicost: building $BIN" >&2
+  mkdir -p "$(dirname "$BIN")"
+  (cd "$HERE/apicost" && GOTOOLCHAIN="${GOTOOLCHAIN:-local}" CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false" \
+    go build -trimpath -o "$BIN.tmp" . && mv "$BIN.tmp" "$BIN")
+fi
+trap '"$HERE/../e2e/cluster.sh" down >/dev/null 2>&1 || true' EXIT
+"$HERE/../e2e/cluster.sh" up >&2
+"$BIN" -kubeconfig "$STINT_CLUSTER_DIR/kubeconfig" -pid "$(cat "$STINT_CLUSTER_DIR/pids/kube-apiserver")" "$@"
