@@ -30,7 +30,9 @@ import java.util.stream.Collectors;
  *       replicas summed over the types are at most {@link ReplicaLimits#MAX_PER_JOB}; {@code spec} is set;
  *       {@code runPolicy.managedBy} is neither added nor dropped;</li>
  *   <li>{@code spec} rules, after the kind's own: success rules name only the kind's replica types, with counts from 1
- *       to the type's replicas; failure rules target only the kind's replica types.</li>
+ *       to the type's replicas; failure rules target only the kind's replica types;</li>
+ *   <li>the kind's container rules on the replica-spec map, made native schema checks or moved to the containers
+ *       list ({@link ReplicaContainerSchema}).</li>
  * </ul>
  * Unset replicas count as each type's default from {@link CrdHints#REPLICA_TYPES}, as the engine counts them.
  */
@@ -93,6 +95,7 @@ public final class TrainingJobRules {
       problems.addAll(twice(name, spec.getXKubernetesValidations(), specLast));
       root.setXKubernetesValidations(around(root.getXKubernetesValidations(), rootFirst, rootLast));
       spec.setXKubernetesValidations(around(spec.getXKubernetesValidations(), List.of(), specLast));
+      ReplicaContainerSchema.apply(spec.getProperties().get(field));
     }
     return problems;
   }

@@ -38,7 +38,7 @@ class CrdValidationIT extends CrdOnApiServer {
         Arguments.of("no pytorch container", job("no-pytorch", replica("Master", 1, "main", "busybox"), WORKER, ""),
             "spec.pytorchReplicaSpecs: every replica type needs a container"),
         Arguments.of("empty image", job("no-image", replica("Master", 1, "pytorch", ""), WORKER, ""),
-            "spec.pytorchReplicaSpecs: every container in template.spec.containers"),
+            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].image"),
         Arguments.of("unknown replica type", job("chief", MASTER, replica("Chief", 1, "pytorch", "busybox"), ""),
             "spec.pytorchReplicaSpecs: replica types must be Master"),
         Arguments.of("managedBy not allowed", job("other-manager", MASTER, WORKER,

@@ -36,7 +36,7 @@ class TFJobCrdValidationIT extends CrdOnApiServer {
         Arguments.of("no tensorflow container", job("no-tf", "", PS, replica("Worker", 2, "main", "busybox")),
             "spec.tfReplicaSpecs: every replica type needs a container named tensorflow"),
         Arguments.of("empty image", job("no-image", "", PS, replica("Worker", 2, "tensorflow", "")),
-            "spec.tfReplicaSpecs: every container in template.spec.containers needs a non-empty image"),
+            "spec.tfReplicaSpecs.Worker.template.spec.containers[0].image"),
         Arguments.of("unknown success policy", job("bad-policy", "  successPolicy: allWorkers\n", PS, WORKER),
             "spec.successPolicy: must be \"\" or AllWorkers"),
         Arguments.of("success rule of a missing type", job("bad-rule",

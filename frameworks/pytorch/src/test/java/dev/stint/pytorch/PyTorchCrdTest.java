@@ -57,11 +57,20 @@ class PyTorchCrdTest extends CrdContractTest {
         "spec.runPolicy.failurePolicy.rules: a rule's targetReplicaTypes names a replica type the job does not have");
     assertThat(GeneratedCrd.messages(crd().node(".spec.pytorchReplicaSpecs"))).containsExactly(
         "spec.pytorchReplicaSpecs: replica types must be Master or Worker",
-        "spec.pytorchReplicaSpecs: every replica type needs template.spec.containers with at least one container",
-        "spec.pytorchReplicaSpecs: every container in template.spec.containers needs a non-empty image",
-        "spec.pytorchReplicaSpecs: every replica type needs a container named pytorch in template.spec.containers",
         "spec.pytorchReplicaSpecs.Master.replicas: must be 1",
         "spec.pytorchReplicaSpecs.Worker.replicas: must be at least 1");
+    // the container checks, natively or on the containers list: the API server evaluates them on every status write
+    JSONSchemaProps template = crd().node(".spec.pytorchReplicaSpecs[*].template");
+    assertThat(crd().node(".spec.pytorchReplicaSpecs[*]").getRequired()).containsExactly("template");
+    assertThat(template.getRequired()).containsExactly("spec");
+    assertThat(crd().node(".spec.pytorchReplicaSpecs[*].template.spec").getRequired()).containsExactly("containers");
+    JSONSchemaProps containers = crd().node(".spec.pytorchReplicaSpecs[*].template.spec").getProperties()
+        .get("containers");
+    assertThat(containers.getMinItems()).isEqualTo(1L);
+    assertThat(containers.getItems().getSchema().getRequired()).containsExactly("image");
+    assertThat(containers.getItems().getSchema().getProperties().get("image").getMinLength()).isEqualTo(1L);
+    assertThat(GeneratedCrd.messages(containers)).containsExactly(
+        "spec.pytorchReplicaSpecs: every replica type needs a container named pytorch in template.spec.containers");
   }
 
   @Test

@@ -47,7 +47,12 @@ public final class JobRules {
   /** Inside {@code self.all(t, ...)} over the replica-spec map: type {@code t} has a template with containers. */
   public static final String HAS_CONTAINERS = "has(self[t].template) && has(self[t].template.spec)"
       + " && has(self[t].template.spec.containers)";
-  /** Replica-spec map: every type has at least one container. */
+  /**
+   * Replica-spec map: every type has at least one container. The CRD finisher replaces this rule, and
+   * {@link #EVERY_CONTAINER_HAS_IMAGE}, with native schema checks (a CEL rule that reads the pod spec through the map
+   * is costly, and the API server evaluates it on every status write), and moves a rule written
+   * {@code self.all(t, !(HAS_CONTAINERS) || self[t].template.spec.containers<rest>)} to the containers list.
+   */
   public static final String EVERY_TYPE_HAS_CONTAINERS = "self.all(t, " + HAS_CONTAINERS
       + " && size(self[t].template.spec.containers) > 0)";
   public static final String NEEDS_CONTAINERS = ": every replica type needs template.spec.containers with at least "

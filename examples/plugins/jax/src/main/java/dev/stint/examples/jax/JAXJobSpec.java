@@ -28,9 +28,7 @@ public class JAXJobSpec extends KubeflowJobSpec<RunPolicy> {
   @Size(min = 1, max = 1)
   @ValidationRule(value = "self.all(t, t == 'Worker')",
       message = "spec.jaxReplicaSpecs: the replica type must be Worker")
-  @ValidationRule(value = "self.all(t, " + JobRules.HAS_CONTAINERS
-      + " && size(self[t].template.spec.containers) > 0)",
-      message = "spec.jaxReplicaSpecs: Worker needs template.spec.containers with at least one container")
+  @ValidationRule(value = JobRules.EVERY_TYPE_HAS_CONTAINERS, message = "spec.jaxReplicaSpecs" + JobRules.NEEDS_CONTAINERS)
   @ValidationRule(value = "self.all(t, !(" + JobRules.HAS_CONTAINERS + ") || "
       + "self[t].template.spec.containers.exists(c, has(c.name) && c.name == 'jax'))",
       message = "spec.jaxReplicaSpecs: Worker needs a container named jax in template.spec.containers")
