@@ -35,6 +35,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +69,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final WaitingAnnouncements waiting = new WaitingAnnouncements();
   private final PodlessCarriers podless = new PodlessCarriers();
   private final DeletionsInFlight deletions = new DeletionsInFlight();
+  private final StatusPacing pacing = new StatusPacing();
   private final CreationsInFlight creations;
   private final ChildrenObserved<J> children;
   private final KueueLink<J> kueue;
@@ -161,6 +163,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     retrying.forget(uid);
     waiting.forget(uid);
     podless.forget(uid);
+    pacing.forget(uid);
     deletions.forget(uid);
     creations.forget(uid);
     lifecycle.forget(uid);
@@ -301,16 +304,18 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     }
     boolean deleted = decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteJob);
     JobStatus status = RetryCondition.cleared(decision.status());
-    boolean write = !deleted && !Objects.equals(status, job.getStatus());
+    String uid = job.getMetadata().getUid();
+    boolean changed = !deleted && !Objects.equals(status, job.getStatus());
+    Optional<Duration> paced = changed ? pacing.hold(uid, job.getStatus(), status, decidedAt) : Optional.empty();
+    boolean write = changed && paced.isEmpty();
     // a new job whose pods take more than one wave says it exists before they go out (a large job's take many
     // waves and passes); otherwise children first, then status, then removals: the status reports on the pods (a
     // suspension's active 0 is what Kueue waits for), and need not wait for services or supporting objects to go
     boolean statusFirst = write && (job.getStatus() == null || job.getStatus().condition("Created").isEmpty())
         && decision.actions().stream().filter(a -> a instanceof Action.CreatePod).count() > ActionApplier.MAX_WAVE;
     if (statusFirst) {
-      statusWriter.write(job, status, jobType, context);
+      writeStatus(job, status, decidedAt, context);
     }
-    String uid = job.getMetadata().getUid();
     List<Action> actions = CarrierJobs.withCarriers(decision.actions(), observed,
         podless.lostTrack(uid, CarrierJobs.countingAGonePod(observed), decidedAt));
     List<Action> decided = deletions.unsent(uid, ActionApplier.beforeStatus(actions), observed.pods());
@@ -324,15 +329,17 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     deletions.sent(uid, before, observed.pods());
     creations.sent(uid, before);
     if (write && !statusFirst) {
-      statusWriter.write(job, status, jobType, context);
+      writeStatus(job, status, decidedAt, context);
     }
     // the events tell of the status transitions just written: recorded with them, even if a later action fails
     decision.events().forEach(e -> events.record(job, e));
     // one Warning (and log line) per distinct cause of pods that cannot run, not one per pass
     waiting.fresh(uid, decision.waiting(), decidedAt)
         .forEach(c -> events.record(job, JobEvent.warning(kind + c.cause(), c.message())));
-    lifecycle.record(job.getMetadata().getUid(), kind, job.getStatus() == null ? new JobStatus() : job.getStatus(),
-        status, observed.pods().size(), decidedAt);
+    if (paced.isEmpty()) { // a held status is recorded when it is written
+      lifecycle.record(uid, kind, job.getStatus() == null ? new JobStatus() : job.getStatus(), status,
+          observed.pods().size(), decidedAt);
+    }
     applier.apply(job, ActionApplier.afterStatus(actions), events);
     kueue.sync(job, queueing, status, observed.pods(), decidedAt);
     if (retrying.recovered(uid)) {
@@ -343,7 +350,13 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         : before.size() < decided.size() ? CreationsInFlight.EXPIRY.plusSeconds(1) : null;
     // a carrier Job that counts a gone pod sends no event when its bound passes
     Duration lostTrackCheck = podless.untilNext(uid, decidedAt).map(d -> d.plusMillis(500)).orElse(null);
-    return rescheduled(decision, queueing, earliest(held, lostTrackCheck));
+    Duration heldStatus = paced.map(d -> d.plusMillis(50)).orElse(null);
+    return rescheduled(decision, queueing, earliest(earliest(held, lostTrackCheck), heldStatus));
+  }
+
+  private void writeStatus(J job, JobStatus status, Instant decidedAt, Context<J> context) {
+    statusWriter.write(job, status, jobType, context);
+    pacing.written(job.getMetadata().getUid(), decidedAt);
   }
 
   private UpdateControl<J> rescheduled(Decision decision, KueueLink.Followed queueing, Duration held) {
@@ -351,7 +364,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     if (decision.requeueAfter().isPresent()) {
       control.rescheduleAfter(earliest(held, decision.requeueAfter().get().plusMillis(500)));
     } else if (queueing.awaitingPrebuilt()) {
-      control.rescheduleAfter(PREBUILT_RETRY); // Stint's informer sees a prebuilt Workload only once adopted
+      control.rescheduleAfter(earliest(held, PREBUILT_RETRY)); // the informer sees a prebuilt Workload once adopted
     } else if (held != null) {
       control.rescheduleAfter(held);
     }
