@@ -60,20 +60,23 @@ class RefusedChildrenIT {
   }
 
   @Test
-  void aLabelValueTooLongEndsTheJobInTheApiServersWordsNamingTheField() {
+  void aLabelValueTooLongFailsTheJobBeforeAnyPodNamingTheTemplatesField() {
+    // the engine checks template labels as the API server would, so the message names the job's field rather than
+    // the child's (an MPI launcher's Job would say spec.template.labels)
     String label = "v".repeat(64);
     Kubectl.runWithInput(job("long-label", cluster.ns(), "\"labels\": {\"team\": \"" + label + "\"}", ""),
         "apply", "-f", "-").assertOk();
     JobCondition failed = failedCondition(cluster.ns(), "long-label");
-    assertThat(failed.getReason()).isEqualTo("PyTorchJobFailedCreate");
-    assertThat(failed.getMessage()).startsWith("PyTorchJob long-label failed: ")
-        .contains("metadata.labels").contains("must be no more than 63");
-    assertThat(status(cluster.ns(), "long-label").isTrue("Created")).isTrue();
+    assertThat(failed.getReason()).isEqualTo("PyTorchJobFailedValidation");
+    assertThat(failed.getMessage()).startsWith("PyTorchJob long-label is invalid: ")
+        .contains("spec.pytorchReplicaSpecs.Master.template.metadata.labels: Invalid value: \"" + label
+            + "\": must be no more than 63 characters")
+        .contains("spec.pytorchReplicaSpecs.Worker.template.metadata.labels");
     assertThat(status(cluster.ns(), "long-label").getCompletionTime()).isNotNull();
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(cluster.pods()
-        .withLabel("training.kubeflow.org/job-name", "long-label").list().getItems()).isEmpty());
+    assertThat(cluster.pods().withLabel("training.kubeflow.org/job-name", "long-label").list().getItems())
+        .as("no pod was ever created").isEmpty();
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(warnings(cluster.ns(), "long-label", "PyTorchJobFailedCreate")).hasSize(1));
+        assertThat(warnings(cluster.ns(), "long-label", "PyTorchJobFailedValidation")).hasSize(1));
   }
 
   @Test
