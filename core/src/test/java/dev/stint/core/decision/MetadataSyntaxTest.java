@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,13 +28,16 @@ class MetadataSyntaxTest {
       "exa_mple.com/name                  | prefix part must be a lower-case DNS subdomain",
   })
   void keys(String key, String error) {
-    assertThat(MetadataSyntax.keyError(key).orElse(null)).satisfies(e -> {
-      if (error == null) {
-        assertThat(e).isNull();
-      } else {
-        assertThat(e).startsWith(error);
-      }
-    });
+    assertErrorStartsWith(MetadataSyntax.keyError(key), error);
+  }
+
+  /** The error found starts with {@code expected}; none found when it is null. */
+  private static void assertErrorStartsWith(Optional<String> found, String expected) {
+    if (expected == null) {
+      assertThat(found).isEmpty();
+    } else {
+      assertThat(found).hasValueSatisfying(e -> assertThat(e).startsWith(expected));
+    }
   }
 
   @Test
@@ -55,13 +59,7 @@ class MetadataSyntaxTest {
       "a/b                                | must consist of alphanumeric characters",
   })
   void values(String value, String error) {
-    assertThat(MetadataSyntax.valueError(value).orElse(null)).satisfies(e -> {
-      if (error == null) {
-        assertThat(e).isNull();
-      } else {
-        assertThat(e).startsWith(error);
-      }
-    });
+    assertErrorStartsWith(MetadataSyntax.valueError(value), error);
   }
 
   @Test
