@@ -336,10 +336,9 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     // one Warning (and log line) per distinct cause of pods that cannot run, not one per pass
     waiting.fresh(uid, decision.waiting(), decidedAt)
         .forEach(c -> events.record(job, JobEvent.warning(kind + c.cause(), c.message())));
-    if (paced.isEmpty()) { // a held status is recorded when it is written
-      lifecycle.record(uid, kind, job.getStatus() == null ? new JobStatus() : job.getStatus(), status,
-          observed.pods().size(), decidedAt);
-    }
+    // a held status too: its metrics (the last pod of a suspension gone) count from now, not from its write
+    lifecycle.record(uid, kind, job.getStatus() == null ? new JobStatus() : job.getStatus(), status,
+        observed.pods().size(), decidedAt);
     applier.apply(job, ActionApplier.afterStatus(actions), events);
     kueue.sync(job, queueing, status, observed.pods(), decidedAt);
     if (retrying.recovered(uid)) {
