@@ -72,6 +72,7 @@ class RefusedChildrenIT {
         .contains("spec.pytorchReplicaSpecs.Master.template.metadata.labels: Invalid value: \"" + label
             + "\": must be no more than 63 characters")
         .contains("spec.pytorchReplicaSpecs.Worker.template.metadata.labels");
+    assertThat(status(cluster.ns(), "long-label").isTrue("Created")).isTrue();
     assertThat(status(cluster.ns(), "long-label").getCompletionTime()).isNotNull();
     assertThat(cluster.pods().withLabel("training.kubeflow.org/job-name", "long-label").list().getItems())
         .as("no pod was ever created").isEmpty();
