@@ -42,9 +42,11 @@ class CrdValidationIT extends CrdOnApiServer {
         Arguments.of("unknown replica type", job("chief", MASTER, replica("Chief", 1, "pytorch", "busybox"), ""),
             "spec.pytorchReplicaSpecs: replica types must be Master"),
         Arguments.of("managedBy not allowed", job("other-manager", MASTER, WORKER,
-            "  runPolicy: {managedBy: example.com/other}\n"), "spec.runPolicy.managedBy must be"),
+            "  runPolicy: {managedBy: example.com/other}\n"), "spec.runPolicy.managedBy: Unsupported value: "
+            + "\"example.com/other\": supported values: \"kubeflow.org/training-operator\", \"kueue.x-k8s.io/multikueue\""),
         Arguments.of("cleanPodPolicy unknown", job("bad-clean", MASTER, WORKER,
-            "  runPolicy: {cleanPodPolicy: Sometimes}\n"), "spec.runPolicy.cleanPodPolicy must be one of"),
+            "  runPolicy: {cleanPodPolicy: Sometimes}\n"), "spec.runPolicy.cleanPodPolicy: Unsupported value: "
+            + "\"Sometimes\": supported values: \"\", \"None\", \"Running\", \"All\""),
         Arguments.of("both nproc fields", job("both-nproc", "", WORKER,
             "  nprocPerNode: \"2\"\n  elasticPolicy: {nProcPerNode: 2}\n"), "spec.elasticPolicy.nProcPerNode"),
         Arguments.of("name not DNS-1035", job("9starts-with-digit", MASTER, WORKER, ""),

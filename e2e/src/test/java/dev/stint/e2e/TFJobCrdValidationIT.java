@@ -38,7 +38,7 @@ class TFJobCrdValidationIT extends CrdOnApiServer {
         Arguments.of("empty image", job("no-image", "", PS, replica("Worker", 2, "tensorflow", "")),
             "spec.tfReplicaSpecs.Worker.template.spec.containers[0].image"),
         Arguments.of("unknown success policy", job("bad-policy", "  successPolicy: allWorkers\n", PS, WORKER),
-            "spec.successPolicy: must be \"\" or AllWorkers"),
+            "spec.successPolicy: Unsupported value: \"allWorkers\": supported values: \"\", \"AllWorkers\""),
         Arguments.of("success rule of a missing type", job("bad-rule",
             "  runPolicy: {successPolicy: {rules: [{succeeded: {Chief: 1}}]}}\n", PS, WORKER),
             "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have"),

@@ -256,9 +256,11 @@ public abstract class CrdContractTest {
             "spec.runPolicy.failurePolicy.maxRestarts: should be greater than or equal to 0"),
         failurePolicy(valid, "an empty rule list", "{rules: []}", rules + ": should have at least 1 items"),
         failurePolicy(valid, "an unknown action", "{rules: [{action: Ignore}]}",
-            "spec.runPolicy.failurePolicy.rules.action must be FailJob, RestartJob or RestartJobAndIgnoreMaxRestarts"),
+            rules + "[0].action: Unsupported value: \"Ignore\": supported values: \"FailJob\", \"RestartJob\", "
+                + "\"RestartJobAndIgnoreMaxRestarts\""),
         failurePolicy(valid, "an unknown strategy", "{restartStrategy: InPlace}",
-            "spec.runPolicy.failurePolicy.restartStrategy must be Recreate or BlockingRecreate"),
+            "spec.runPolicy.failurePolicy.restartStrategy: Unsupported value: \"InPlace\": supported values: "
+                + "\"Recreate\", \"BlockingRecreate\""),
         failurePolicy(valid, "exit code 0 is no failure", "{rules: [{action: FailJob, onExitCodes: [0]}]}",
             rules + ".onExitCodes: a failed container exits with 1 or more"));
   }

@@ -23,9 +23,9 @@ import java.util.Map;
  * The validation of a CRD's first version evaluated offline, on create, the way the API server does it for what the
  * tables of the CRD tests need: every {@code x-kubernetes-validations} rule that does not read {@code oldSelf} (with
  * Google's CEL for Java, standard macros and functions: the rules use nothing else), plus {@code minimum},
- * {@code maximum}, {@code minProperties}, {@code maxProperties}, {@code minItems} and {@code maxItems}. A broken rule is reported by its message (which
- * names its field), a broken bound by the API server's field path ({@code spec.pytorchReplicaSpecs.Worker.replicas})
- * and the bound.
+ * {@code maximum}, {@code minProperties}, {@code maxProperties}, {@code minItems}, {@code maxItems} and {@code enum}.
+ * A broken rule is reported by its message (which names its field), a broken bound or enum as the API server words it,
+ * with the field path ({@code spec.pytorchReplicaSpecs.Worker.replicas}).
  *
  * <p>It is a fast check of the rules' logic in a unit test; whether the API server accepts the CRD and enforces the
  * same is what the integration tests on a real API server prove.
@@ -68,6 +68,11 @@ public final class CrdRules {
       if (schema.getMinimum() != null && number < schema.getMinimum()) {
         errors.add(path + ": should be greater than or equal to " + schema.getMinimum().longValue());
       }
+    }
+    if (value instanceof String text && schema.getEnum() != null && !schema.getEnum().isEmpty()
+        && schema.getEnum().stream().noneMatch(allowed -> text.equals(allowed.asText()))) {
+      errors.add(path + ": Unsupported value: \"" + text + "\": supported values: " + String.join(", ",
+          schema.getEnum().stream().map(allowed -> "\"" + allowed.asText() + "\"").toList()));
     }
     if (value instanceof Map<?, ?> map) {
       if (schema.getMaxProperties() != null && map.size() > schema.getMaxProperties()) {

@@ -87,6 +87,11 @@ public final class GeneratedCrd {
     return node.getXKubernetesValidations().stream().map(ValidationRule::getMessage).toList();
   }
 
+  /** The values a node's {@code enum} allows, in order; empty when it has none. */
+  public static List<String> enumValues(JSONSchemaProps node) {
+    return node.getEnum() == null ? List.of() : node.getEnum().stream().map(v -> v.asText()).toList();
+  }
+
   /** Every schema node that declares {@code containers}: the pod specs of the kind's templates. */
   public List<JSONSchemaProps> podSpecs() {
     List<JSONSchemaProps> found = new ArrayList<>();

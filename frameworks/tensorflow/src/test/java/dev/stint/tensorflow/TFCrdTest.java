@@ -55,7 +55,8 @@ class TFCrdTest extends CrdContractTest {
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
         "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
         "spec.runPolicy.failurePolicy.rules: a rule's targetReplicaTypes names a replica type the job does not have");
-    assertThat(GeneratedCrd.messages(crd().node(".spec.successPolicy"))).containsExactly("spec.successPolicy: must be \"\" or AllWorkers");
+    assertThat(GeneratedCrd.enumValues(crd().node(".spec.successPolicy"))).containsExactly("", "AllWorkers");
+    assertThat(crd().node(".spec.successPolicy").getXKubernetesValidations()).isNullOrEmpty();
     assertThat(GeneratedCrd.messages(crd().node(".spec.tfReplicaSpecs"))).containsExactly(
         "spec.tfReplicaSpecs: replica types must be Chief, Master, PS, Worker or Evaluator",
         "spec.tfReplicaSpecs: must not have more than 1 Chief or Master role",
