@@ -41,9 +41,9 @@ class EnumRulesTest {
     assertThat(EnumRules.valuesListed(rule)).isNull();
   }
 
-  @Test
-  void aStringsValueListBecomesItsEnumAndItsOtherRulesStay() {
-    JSONSchemaProps root = TestCrds.schema("""
+  /** A string with a value list and another rule, and a nested string with a value list only. */
+  private static JSONSchemaProps twoValueLists() {
+    return TestCrds.schema("""
         type: object
         properties:
           policy:
@@ -59,6 +59,11 @@ class EnumRulesTest {
                 x-kubernetes-validations:
                 - {rule: "self in ['Fast', 'Slow']", message: "mode"}
         """);
+  }
+
+  @Test
+  void aStringsValueListBecomesItsEnumAndItsOtherRulesStay() {
+    JSONSchemaProps root = twoValueLists();
 
     assertThat(EnumRules.apply(root)).isEqualTo(2);
 
@@ -100,17 +105,11 @@ class EnumRulesTest {
 
   @Test
   void finishingTwiceChangesNothingMore() {
-    JSONSchemaProps root = TestCrds.schema("""
-        type: object
-        properties:
-          mode:
-            type: string
-            x-kubernetes-validations:
-            - {rule: "self in ['Fast', 'Slow']", message: "mode"}
-        """);
+    JSONSchemaProps root = twoValueLists();
     EnumRules.apply(root);
 
     assertThat(EnumRules.apply(root)).isZero();
-    assertThat(root.getProperties().get("mode").getEnum()).extracting(JsonNode::asText).containsExactly("Fast", "Slow");
+    assertThat(root.getProperties().get("nested").getProperties().get("mode").getEnum()).extracting(JsonNode::asText)
+        .containsExactly("Fast", "Slow");
   }
 }
