@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.testkit.CrdContractTest;
 import dev.stint.testkit.GeneratedCrd;
+import dev.stint.testkit.LimitCases;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,16 @@ class MPIJobCrdTest extends CrdContractTest {
     assertThat(GeneratedCrd.enumValues(crd().node(".spec.mpiImplementation"))).containsExactly("OpenMPI", "Intel", "MPICH");
     assertThat(GeneratedCrd.enumValues(crd().node(".spec.launcherCreationPolicy")))
         .containsExactly("AtStartup", "WaitForWorkersReady");
+    assertThat(crd().node(".spec.mpiImplementation").getXKubernetesValidations()).isNullOrEmpty();
+    assertThat(crd().node(".spec.launcherCreationPolicy").getXKubernetesValidations()).isNullOrEmpty();
+    String job = LimitCases.job("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", "mpi", "enums",
+        replicas("Launcher", 1, "Worker", 1));
+    assertThat(crd().rules().errors(job.replace("\nspec:\n", "\nspec:\n  mpiImplementation: LAM\n"
+        + "  launcherCreationPolicy: Later\n"))).containsExactlyInAnyOrder(
+        "spec.mpiImplementation: Unsupported value: \"LAM\": supported values: \"OpenMPI\", \"Intel\", \"MPICH\"",
+        "spec.launcherCreationPolicy: Unsupported value: \"Later\": supported values: \"AtStartup\", "
+            + "\"WaitForWorkersReady\"");
+    assertThat(crd().rules().errors(job.replace("\nspec:\n", "\nspec:\n  mpiImplementation: Intel\n"))).isEmpty();
     assertThat(GeneratedCrd.messages(crd().node(".spec"))).containsExactly(
         "spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have",
         "spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its type",
