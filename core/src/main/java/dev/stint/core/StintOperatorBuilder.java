@@ -158,7 +158,8 @@ public final class StintOperatorBuilder {
         // the reconciler never changes the job it is given (the SPI says so to frameworks); JOSDK's default deep
         // copy of it before every reconcile, through JSON, was a tenth of the operator's CPU (docs/benchmarks.md)
         .withResourceCloner(new SharedResourceCloner())
-        // the status writer's recent updates stay cached until the watch shows a version at least as new
+        // resource versions compared as numbers, as etcd issues them, where JOSDK allows it (not on the primary
+        // resource: StatusWriter keeps its own writes until the watch shows them)
         .withParseResourceVersions(true)
         .withCacheSyncTimeout(Duration.ofMinutes(2))
         .withStopOnInformerErrorDuringStartup(stopOnInformerError)

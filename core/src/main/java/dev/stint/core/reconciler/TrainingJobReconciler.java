@@ -118,7 +118,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   }
 
   @Override
-  public UpdateControl<J> reconcile(J job, Context<J> context) {
+  public UpdateControl<J> reconcile(J cached, Context<J> context) {
+    J job = statusWriter.current(cached); // the cache may not show our last status write yet
     try (JobLogContext logContext = JobLogContext.of(kind, job)) {
       Instant decidedAt = clock.instant();
       Observed observed = children.observe(job, context);
@@ -129,7 +130,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       } catch (FrameworkFailure e) {
         decision = frameworkFailed(job, e, observed, decidedAt);
       }
-      return actOrFail(job, decision, observed, queueing, decidedAt, context);
+      return actOrFail(job, decision, observed, queueing, decidedAt);
     } finally {
       forgetIfGone(job, context);
     }
@@ -148,7 +149,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       return true;
     }
     return !Objects.equals(newJob.getStatus(), oldJob.getStatus())
-        && !statusWriter.isOwn(newJob.getMetadata().getUid(), newJob.getStatus());
+        && !statusWriter.isOwn(newJob.getMetadata().getUid(), newJob.getMetadata().getResourceVersion(),
+            newJob.getStatus());
   }
 
   /** Jobs this reconciler keeps something about: statuses it wrote that the cache has yet to show, retries. */
@@ -189,11 +191,11 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
    * job says so in a {@code ReplicaFailure} condition and one event per distinct cause.
    */
   private UpdateControl<J> actOrFail(J job, Decision decision, Observed observed, KueueLink.Followed queueing,
-                                     Instant now, Context<J> context) {
+                                     Instant now) {
     Decision current = decision;
     try {
       try {
-        return act(job, current, observed, queueing, now, context);
+        return act(job, current, observed, queueing, now);
       } catch (ChildRefused e) {
         lifecycle.failedToCreate(kind);
         current = withCleanup(job, JobDecider.failedToCreate(job, e.getMessage(), now), observed, now);
@@ -201,12 +203,12 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         current = frameworkFailed(job, e, observed, now);
       }
       // a failed job's decision creates nothing, so cannot fail so again
-      return act(job, current, observed, queueing, now, context);
+      return act(job, current, observed, queueing, now);
     } catch (KubernetesClientException e) {
       if (stopping(e)) {
         throw e; // the operator is stopping: not the API server's refusal
       }
-      return retryLater(job, current, e, now, context);
+      return retryLater(job, current, e, now);
     }
   }
 
@@ -233,8 +235,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     return withCleanup(job, JobDecider.failedByFramework(job, e.getMessage(), now), observed, now);
   }
 
-  private UpdateControl<J> retryLater(J job, Decision decision, KubernetesClientException e, Instant now,
-                                     Context<J> context) {
+  private UpdateControl<J> retryLater(J job, Decision decision, KubernetesClientException e, Instant now) {
     ApiRefusal refusal = ApiRefusal.of(e);
     RetryingJobs.Attempt attempt = retrying.refused(job.getMetadata().getUid(), refusal);
     lifecycle.retried(kind);
@@ -250,7 +251,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       JobStatus status = RetryCondition.with(decision.status(), kind, refusal.cause(), message, now);
       if (!status.equals(job.getStatus())) {
         try {
-          statusWriter.write(job, status, jobType, context);
+          statusWriter.write(job, status, jobType);
           // the pass's own transitions (Created, ...) are in the status written: their events go with it
           decision.events().forEach(transition -> events.record(job, transition));
         } catch (KubernetesClientException again) {
@@ -295,7 +296,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
 
   private UpdateControl<J> act(J job, Decision decision, Observed observed, KueueLink.Followed queueing,
-                               Instant decidedAt, Context<J> context) {
+                               Instant decidedAt) {
     if (decision.status() == null) {
       if (queueing.dispatched() && job.getMetadata().getDeletionTimestamp() == null) {
         kueue.sync(job, queueing, null, observed.pods(), decidedAt); // its manager-side Workload, nothing more
@@ -314,7 +315,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     boolean statusFirst = write && (job.getStatus() == null || job.getStatus().condition("Created").isEmpty())
         && decision.actions().stream().filter(a -> a instanceof Action.CreatePod).count() > ActionApplier.MAX_WAVE;
     if (statusFirst) {
-      writeStatus(job, status, decidedAt, context);
+      writeStatus(job, status, decidedAt);
     }
     List<Action> actions = CarrierJobs.withCarriers(decision.actions(), observed,
         podless.lostTrack(uid, CarrierJobs.countingAGonePod(observed), decidedAt));
@@ -329,7 +330,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     deletions.sent(uid, before, observed.pods());
     creations.sent(uid, before);
     if (write && !statusFirst) {
-      writeStatus(job, status, decidedAt, context);
+      writeStatus(job, status, decidedAt);
     }
     // the events tell of the status transitions just written: recorded with them, even if a later action fails
     decision.events().forEach(e -> events.record(job, e));
@@ -353,8 +354,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     return rescheduled(decision, queueing, earliest(earliest(held, lostTrackCheck), heldStatus));
   }
 
-  private void writeStatus(J job, JobStatus status, Instant decidedAt, Context<J> context) {
-    statusWriter.write(job, status, jobType, context);
+  private void writeStatus(J job, JobStatus status, Instant decidedAt) {
+    statusWriter.write(job, status, jobType);
     pacing.written(job.getMetadata().getUid(), decidedAt);
   }
 
