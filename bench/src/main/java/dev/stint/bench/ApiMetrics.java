@@ -10,32 +10,42 @@ import java.util.regex.Pattern;
 
 /**
  * {@code apiserver_request_total} from the API server's /metrics, summed by verb and resource (over codes, scopes and
- * components). A long-running request (WATCH) is counted when it ends.
+ * components), and the seconds the API server spent answering them ({@code apiserver_request_duration_seconds_sum}:
+ * from the request's arrival to its answer, so queueing in the server counts, and queueing in the client does not).
+ * A long-running request (WATCH) is counted when it ends.
  */
 final class ApiMetrics {
-  private static final String METRIC = "apiserver_request_total{";
+  static final String REQUESTS = "apiserver_request_total{";
+  static final String SECONDS = "apiserver_request_duration_seconds_sum{";
   private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
   private ApiMetrics() {
   }
 
-  static Map<String, Double> scrape(KubernetesClient client) {
-    return parse(client.raw("/metrics"));
+  /** Both series of the API server's /metrics, by their names ({@link #REQUESTS}, {@link #SECONDS}). */
+  static Map<String, Map<String, Double>> scrape(KubernetesClient client) {
+    String text = client.raw("/metrics");
+    return Map.of(REQUESTS, parse(text, REQUESTS), SECONDS, parse(text, SECONDS));
   }
 
   /** Request counts keyed {@code "VERB resource[/subresource][ (group)]"}, e.g. {@code "PATCH pytorchjobs/status (kubeflow.org)"}. */
   static Map<String, Double> parse(String text) {
+    return parse(text, REQUESTS);
+  }
+
+  /** The values of {@code metric} (its name and the opening brace), summed by the same keys as {@link #parse(String)}. */
+  static Map<String, Double> parse(String text, String metric) {
     Map<String, Double> counts = new HashMap<>();
     if (text == null) {
       return counts;
     }
     for (String line : text.split("\n")) {
-      if (!line.startsWith(METRIC)) {
+      if (!line.startsWith(metric)) {
         continue;
       }
       int close = line.lastIndexOf('}');
       Map<String, String> labels = new HashMap<>();
-      Matcher m = LABEL.matcher(line.substring(METRIC.length(), close));
+      Matcher m = LABEL.matcher(line.substring(metric.length(), close));
       while (m.find()) {
         labels.put(m.group(1), m.group(2));
       }

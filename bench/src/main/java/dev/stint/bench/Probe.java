@@ -69,7 +69,7 @@ final class Probe {
   final class Scope {
     final ScenarioResult result = new ScenarioResult();
     private final long start;
-    private final Map<String, Double> apiBefore;
+    private final Map<String, Map<String, Double>> apiBefore;
     private final ProcStats.Sample operatorBefore;
     private final Map<String, ProcStats.Sample> componentsBefore = new LinkedHashMap<>();
 
@@ -106,7 +106,9 @@ final class Probe {
       if (errors > 0) {
         result.notes.add(errors + " driver requests failed");
       }
-      result.apiRequests = ApiMetrics.diff(apiBefore, ApiMetrics.scrape(client));
+      Map<String, Map<String, Double>> apiAfter = ApiMetrics.scrape(client);
+      result.apiRequests = ApiMetrics.diff(apiBefore.get(ApiMetrics.REQUESTS), apiAfter.get(ApiMetrics.REQUESTS));
+      result.apiSeconds = ApiMetrics.diff(apiBefore.get(ApiMetrics.SECONDS), apiAfter.get(ApiMetrics.SECONDS));
       result.apiRequestsTotal = result.apiRequests.values().stream().mapToDouble(Double::doubleValue).sum();
       components.forEach((c, pid) -> {
         ProcStats.Sample before = componentsBefore.get(c);

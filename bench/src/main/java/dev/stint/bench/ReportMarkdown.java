@@ -218,6 +218,28 @@ final class ReportMarkdown {
             .toList())));
     row(driver);
     md.append('\n');
+    serverTimeTable(r, keys);
+  }
+
+  /** The API server's mean time per request of each key, per scenario (watches left out: they last as long as they stay open). */
+  private void serverTimeTable(RunResult r, List<String> keys) {
+    md.append("API server time per request in ms, by verb and resource (apiserver_request_duration_seconds, every "
+        + "client; from the request's arrival to its answer):\n\n");
+    List<String> header = new ArrayList<>(List.of("request"));
+    r.scenarios.forEach(s -> header.add(s.name));
+    row(header);
+    separator(header.size());
+    for (String k : keys.stream().filter(k -> !k.startsWith("WATCH")).toList()) {
+      List<String> cells = new ArrayList<>(List.of(k));
+      r.scenarios.forEach(s -> cells.add(num(meanMillis(s, k))));
+      row(cells);
+    }
+    md.append('\n');
+  }
+
+  static double meanMillis(ScenarioResult s, String key) {
+    double n = s.apiRequests.getOrDefault(key, 0.0);
+    return n == 0 || !s.apiSeconds.containsKey(key) ? Double.NaN : 1000 * s.apiSeconds.get(key) / n;
   }
 
   private static double p50(RunResult r, String scenario, String milestone) {

@@ -29,6 +29,8 @@ public final class ScenarioResult {
   /** apiserver_request_total deltas by "VERB resource", all clients together. */
   public Map<String, Double> apiRequests = new LinkedHashMap<>();
   public double apiRequestsTotal;
+  /** apiserver_request_duration_seconds_sum deltas by the same keys: the API server's time answering them. */
+  public Map<String, Double> apiSeconds = new LinkedHashMap<>();
   /** The driver's own requests (creates, patches; informer lists and watches are not counted). */
   public Map<String, Double> driverRequests = new LinkedHashMap<>();
   public List<String> notes = new ArrayList<>();

@@ -14,6 +14,8 @@ class ApiMetricsTest {
       apiserver_request_total{code="200",component="apiserver",dry_run="",group="kubeflow.org",resource="pytorchjobs",scope="resource",subresource="status",verb="APPLY",version="v1"} 3
       apiserver_request_total{code="200",component="",dry_run="",group="",resource="",scope="",subresource="/metrics",verb="GET",version=""} 1
       apiserver_request_duration_seconds_bucket{verb="POST",le="0.1"} 99
+      apiserver_request_duration_seconds_sum{component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="",verb="POST",version="v1"} 0.6
+      apiserver_request_duration_seconds_sum{component="apiserver",dry_run="",group="kubeflow.org",resource="pytorchjobs",scope="resource",subresource="status",verb="APPLY",version="v1"} 0.3
       """;
 
   @Test
@@ -23,6 +25,18 @@ class ApiMetricsTest {
         .containsEntry("APPLY pytorchjobs/status (kubeflow.org)", 3.0)
         .containsEntry("GET (non-resource)//metrics", 1.0)
         .hasSize(3);
+  }
+
+  @Test
+  void theServersSecondsAreKeyedAsTheCountsAndGiveTheMeanTimePerRequest() {
+    Map<String, Double> seconds = ApiMetrics.parse(BEFORE, ApiMetrics.SECONDS);
+    assertThat(seconds).containsOnly(Map.entry("POST pods", 0.6), Map.entry("APPLY pytorchjobs/status (kubeflow.org)", 0.3));
+    ScenarioResult s = new ScenarioResult();
+    s.apiRequests = ApiMetrics.parse(BEFORE);
+    s.apiSeconds = seconds;
+    assertThat(ReportMarkdown.meanMillis(s, "POST pods")).isEqualTo(50.0);
+    assertThat(ReportMarkdown.meanMillis(s, "APPLY pytorchjobs/status (kubeflow.org)")).isEqualTo(100.0);
+    assertThat(ReportMarkdown.meanMillis(s, "GET (non-resource)//metrics")).isNaN();
   }
 
   @Test

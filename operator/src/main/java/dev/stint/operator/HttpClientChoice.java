@@ -27,6 +27,7 @@ record HttpClientChoice(String name, String factoryClass, String tlsProvider) {
 
   private static final Map<String, String> FACTORIES = Map.of(
       "jdk", "io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
+      "jdk-http1", "dev.stint.operator.Http1JdkClientFactory",
       "vertx", "io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
       "vertx-openssl", "dev.stint.operator.OpenSslVertxClientFactory",
       "vertx5", "io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory",
@@ -53,6 +54,9 @@ record HttpClientChoice(String name, String factoryClass, String tlsProvider) {
   HttpClient.Factory factory(Config config) {
     if (tlsProvider.equals("conscrypt")) {
       Security.insertProviderAt((Provider) invoke(load(CONSCRYPT, "-Ptls-conscrypt"), "newProvider"), 1);
+    }
+    if (name.equals("jdk-http1")) {
+      return new Http1JdkClientFactory();
     }
     if (name.equals("vertx-openssl")) {
       load(FACTORIES.get("vertx"), profileOf(name)); // this class's parent

@@ -18,6 +18,7 @@ class HttpClientChoiceTest {
       "-,              io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
       "'',             io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
       "JDK,            io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
+      "jdk-http1,      dev.stint.operator.Http1JdkClientFactory",
       "vertx,          io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
       "vertx-openssl,  dev.stint.operator.OpenSslVertxClientFactory",
       "vertx5,         io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory",
@@ -48,7 +49,7 @@ class HttpClientChoiceTest {
   @Test
   void unknownNamesAreRefusedWithTheKnownOnes() {
     assertThatThrownBy(() -> HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "netty")))
-        .hasMessage("STINT_HTTP_CLIENT=netty is not a client Stint knows; one of [jdk, okhttp, vertx, vertx-openssl, "
+        .hasMessage("STINT_HTTP_CLIENT=netty is not a client Stint knows; one of [jdk, jdk-http1, okhttp, vertx, vertx-openssl, "
             + "vertx5]");
     assertThatThrownBy(() -> HttpClientChoice.from(Map.of(HttpClientChoice.TLS_ENV, "openssl")))
         .hasMessageStartingWith("STINT_TLS_PROVIDER=openssl: only conscrypt is known");

@@ -223,17 +223,25 @@ public final class EventRecorder implements AutoCloseable {
           count(FILTERED, "Events not sent because their job's budget of events was spent",
               event.getInvolvedObject().getKind());
         }
-      } catch (KubernetesClientException e) {
-        count(FAILED, "Events the API server refused or could not be sent", event.getInvolvedObject().getKind());
-        // the server's words only: fabric8's message repeats the whole Status, 600 characters for one refusal
-        LOG.warn("Could not record event {} on {}/{}: {}", event.getReason(), event.getInvolvedObject().getNamespace(),
-            event.getInvolvedObject().getName(), ApiRefusal.of(e).message());
       } catch (RuntimeException e) {
         count(FAILED, "Events the API server refused or could not be sent", event.getInvolvedObject().getKind());
-        LOG.warn("Could not record event {} on {}", event.getReason(), event.getInvolvedObject().getName(), e);
+        logFailure(event, e);
       } finally {
         inFlight.decrementAndGet();
       }
+    }
+  }
+
+  private void logFailure(Event event, RuntimeException e) {
+    if (stopping) {
+      // close() gave up waiting and interrupted this sender: the operator is stopping, nothing went wrong
+      LOG.debug("Event {} on {} not sent: the recorder stopped", event.getReason(), event.getInvolvedObject().getName());
+    } else if (e instanceof KubernetesClientException refused) {
+      // the server's words only: fabric8's message repeats the whole Status, 600 characters for one refusal
+      LOG.warn("Could not record event {} on {}/{}: {}", event.getReason(), event.getInvolvedObject().getNamespace(),
+          event.getInvolvedObject().getName(), ApiRefusal.of(refused).message());
+    } else {
+      LOG.warn("Could not record event {} on {}", event.getReason(), event.getInvolvedObject().getName(), e);
     }
   }
 

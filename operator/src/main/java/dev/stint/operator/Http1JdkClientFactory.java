@@ -1,0 +1,16 @@
+package dev.stint.operator;
+
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import java.net.http.HttpClient;
+
+/**
+ * The JDK's client on HTTP/1.1 ({@code STINT_HTTP_CLIENT=jdk-http1}): a pooled connection per request in flight,
+ * where HTTP/2 multiplexes every request on one connection (what each choice measured: docs/benchmarks.md, "HTTP
+ * clients").
+ */
+final class Http1JdkClientFactory extends JdkHttpClientFactory {
+  @Override
+  protected void additionalConfig(HttpClient.Builder builder) {
+    builder.version(HttpClient.Version.HTTP_1_1);
+  }
+}
