@@ -91,9 +91,10 @@ operator_command() { # operator -> the command line that runs it, one word per l
       # PID the driver measures is the JVM's)
       printf '%s\n' env ${JVM_OPTS_SET:+"STINT_JAVA_OPTS=$JVM_OPTS"} ${JAR:+"STINT_JAR=$JAR"} \
         ${HTTP_CLIENT:+"STINT_HTTP_CLIENT=$HTTP_CLIENT"} ${TLS:+"STINT_TLS_PROVIDER=$TLS"} "$ROOT/bin/stint" run --health-port=0 \
-        --metrics-port=0 --leader-election=false ${THREADS:+--reconcile-threads=$THREADS} ;;
-    kubeflow) bench/kubeflow.sh command ;;
-    kubeflow-tuned) bench/kubeflow.sh command --controller-threads="$CONCURRENCY" --kube-api-qps=1000 --kube-api-burst=2000 ;;
+        --metrics-port="$METRICS_PORT" --leader-election=false ${THREADS:+--reconcile-threads=$THREADS} ;;
+    kubeflow) bench/kubeflow.sh command --metrics-bind-address="127.0.0.1:$METRICS_PORT" ;;
+    kubeflow-tuned) bench/kubeflow.sh command --controller-threads="$CONCURRENCY" --kube-api-qps=1000 --kube-api-burst=2000 \
+      --metrics-bind-address="127.0.0.1:$METRICS_PORT" ;;
     *) log "unknown operator $1"; exit 2 ;;
   esac
 }
@@ -111,11 +112,14 @@ for n in "${NLIST[@]}"; do
     else
       kubectl apply --server-side -f crds/ >/dev/null
     fi
+    # each operator serves its /metrics there: the driver reads its own time per request from it
+    METRICS_PORT=$((20000 + RANDOM % 12768))
     mapfile -t CMD < <(operator_command "$op")
     echo "$(date -Is) $op N=$n: $(uptime)" >> "$OUT/uptime.log"
     # the driver's own JVM: bounded and frugal, it shares the 2 cores with everything it measures
     java -XX:+UseSerialGC -Xmx1g -jar bench/target/stint-bench.jar run --n="$n" --operator="$op" --out="$OUT" --concurrency="$CONCURRENCY" \
-      --churn-seconds="$CHURN" --settle="$SETTLE" --cluster-dir="$STINT_CLUSTER_DIR" ${SCENARIOS:+--scenarios=$SCENARIOS} \
+      --churn-seconds="$CHURN" --settle="$SETTLE" --cluster-dir="$STINT_CLUSTER_DIR" \
+      --operator-metrics="http://127.0.0.1:$METRICS_PORT/metrics" ${SCENARIOS:+--scenarios=$SCENARIOS} \
       ${LABEL:+"--label=$LABEL"} -- "${CMD[@]}" || log "run $op N=$n failed; going on"
     e2e/cluster.sh down >/dev/null
   done

@@ -50,7 +50,7 @@ final class BenchRun {
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
          Driver driver = new Driver(client, o.concurrency)) {
       result.environment.put("kubernetes", client.getKubernetesVersion().getGitVersion());
-      Probe probe = new Probe(client, driver, componentPids(), runStart);
+      Probe probe = new Probe(client, driver, componentPids(), runStart, o.operatorMetrics);
       probe.settleBeforeScenarios(o.settleSeconds * 1000L);
       try (Sampler sampler = new Sampler(probe, runStart)) {
         Scenarios scenarios = new Scenarios(driver, probe, o.workers, o.timeoutMillis());

@@ -27,6 +27,8 @@ final class Options {
   String label = "";
   /** Before each scenario, wait this long at most for the control plane and operator to be quiet (0: no wait). */
   int settleSeconds = 0;
+  /** The operator's /metrics, for its own time per request (empty: not read). */
+  String operatorMetrics = "";
   List<String> operatorCommand = new ArrayList<>();
 
   static final String USAGE = String.join("\n",
@@ -45,7 +47,8 @@ final class Options {
       "  --timeout-base=S --timeout-per-job=S   per-milestone timeout = base + N x per-job (default 120 + 0.25 N)",
       "  --label=TEXT            free text recorded with the run (e.g. the tuning being tried)",
       "  --settle=S              before each scenario, wait up to S s until the control plane and the operator use",
-      "                          under a quarter of a core together (the last scenario's clean-up done; default 0)");
+      "                          under a quarter of a core together (the last scenario's clean-up done; default 0)",
+      "  --operator-metrics=URL  the operator's /metrics: its own time per API request, beside the API server's");
 
   static Options parse(String[] args) {
     Options o = new Options();
@@ -74,6 +77,7 @@ final class Options {
         case "--timeout-per-job" -> o.timeoutPerJobSeconds = Double.parseDouble(v);
         case "--label" -> o.label = v;
         case "--settle" -> o.settleSeconds = Integer.parseInt(v);
+        case "--operator-metrics" -> o.operatorMetrics = v;
         default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
       }
     }

@@ -13,14 +13,16 @@ final class Probe {
   private final Driver driver;
   private final Map<String, Long> components;
   private final long runStart;
+  private final String operatorMetrics;
   private volatile long operatorPid = -1;
   private long settleMillis;
 
-  Probe(KubernetesClient client, Driver driver, Map<String, Long> components, long runStart) {
+  Probe(KubernetesClient client, Driver driver, Map<String, Long> components, long runStart, String operatorMetrics) {
     this.client = client;
     this.driver = driver;
     this.components = components;
     this.runStart = runStart;
+    this.operatorMetrics = operatorMetrics;
   }
 
   /** Each scenario first waits up to this long for a quiet machine ({@link #settle}). */
@@ -70,6 +72,7 @@ final class Probe {
     final ScenarioResult result = new ScenarioResult();
     private final long start;
     private final Map<String, Map<String, Double>> apiBefore;
+    private final OperatorRequestTimes.Totals operatorTimesBefore;
     private final ProcStats.Sample operatorBefore;
     private final Map<String, ProcStats.Sample> componentsBefore = new LinkedHashMap<>();
 
@@ -82,6 +85,7 @@ final class Probe {
       driver.takeRequestCounts();
       driver.takeErrors();
       apiBefore = ApiMetrics.scrape(client);
+      operatorTimesBefore = OperatorRequestTimes.scrape(operatorMetrics);
       components.forEach((c, pid) -> componentsBefore.put(c, ProcStats.read(pid)));
       long pid = operatorPid;
       if (pid > 0) {
@@ -109,6 +113,9 @@ final class Probe {
       Map<String, Map<String, Double>> apiAfter = ApiMetrics.scrape(client);
       result.apiRequests = ApiMetrics.diff(apiBefore.get(ApiMetrics.REQUESTS), apiAfter.get(ApiMetrics.REQUESTS));
       result.apiSeconds = ApiMetrics.diff(apiBefore.get(ApiMetrics.SECONDS), apiAfter.get(ApiMetrics.SECONDS));
+      OperatorRequestTimes.Totals times = OperatorRequestTimes.scrape(operatorMetrics).since(operatorTimesBefore);
+      result.operatorRequestSeconds = times.seconds();
+      result.operatorRequests = times.counts();
       result.apiRequestsTotal = result.apiRequests.values().stream().mapToDouble(Double::doubleValue).sum();
       components.forEach((c, pid) -> {
         ProcStats.Sample before = componentsBefore.get(c);

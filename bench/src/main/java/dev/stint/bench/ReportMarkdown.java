@@ -219,6 +219,7 @@ final class ReportMarkdown {
     row(driver);
     md.append('\n');
     serverTimeTable(r, keys);
+    operatorTimeTable(r);
   }
 
   /** The API server's mean time per request of each key, per scenario (watches left out: they last as long as they stay open). */
@@ -232,6 +233,33 @@ final class ReportMarkdown {
     for (String k : keys.stream().filter(k -> !k.startsWith("WATCH")).toList()) {
       List<String> cells = new ArrayList<>(List.of(k));
       r.scenarios.forEach(s -> cells.add(num(meanMillis(s, k))));
+      row(cells);
+    }
+    md.append('\n');
+  }
+
+  /** The operator's own mean time per request (from sending to the answer's headers), when its /metrics was read. */
+  private void operatorTimeTable(RunResult r) {
+    Map<String, Double> max = new LinkedHashMap<>();
+    r.scenarios.forEach(s -> s.operatorRequests.forEach((k, v) -> max.merge(k, v / Math.max(1, s.jobs), Math::max)));
+    List<String> keys = max.entrySet().stream().filter(e -> e.getValue() >= 0.1 && !e.getKey().startsWith("watch"))
+        .sorted((x, y) -> Double.compare(y.getValue(), x.getValue())).map(Map.Entry::getKey).toList();
+    if (keys.isEmpty()) {
+      return;
+    }
+    md.append("The operator's own time per request in ms (its /metrics; from sending the request to the answer's "
+        + "headers; the requests per job in brackets):\n\n");
+    List<String> header = new ArrayList<>(List.of("request"));
+    r.scenarios.forEach(s -> header.add(s.name));
+    row(header);
+    separator(header.size());
+    for (String k : keys) {
+      List<String> cells = new ArrayList<>(List.of(k));
+      r.scenarios.forEach(s -> {
+        double n = s.operatorRequests.getOrDefault(k, 0.0);
+        double secs = s.operatorRequestSeconds.getOrDefault(k, 0.0);
+        cells.add(n == 0 ? "-" : num(1000 * secs / n) + " (" + num(n / Math.max(1, s.jobs)) + ")");
+      });
       row(cells);
     }
     md.append('\n');

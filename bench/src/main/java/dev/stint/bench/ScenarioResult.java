@@ -31,6 +31,9 @@ public final class ScenarioResult {
   public double apiRequestsTotal;
   /** apiserver_request_duration_seconds_sum deltas by the same keys: the API server's time answering them. */
   public Map<String, Double> apiSeconds = new LinkedHashMap<>();
+  /** The operator's own requests and seconds waiting for their answers, by "verb resource" (its /metrics; empty without). */
+  public Map<String, Double> operatorRequests = new LinkedHashMap<>();
+  public Map<String, Double> operatorRequestSeconds = new LinkedHashMap<>();
   /** The driver's own requests (creates, patches; informer lists and watches are not counted). */
   public Map<String, Double> driverRequests = new LinkedHashMap<>();
   public List<String> notes = new ArrayList<>();
