@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /** report.md: headline figures, targets, an operator-vs-operator comparison, then each run in detail. */
@@ -195,74 +196,53 @@ final class ReportMarkdown {
 
   /** Requests per job by verb and resource (all clients; the driver's own are listed under each scenario). */
   private void apiTable(RunResult r) {
-    Map<String, Double> max = new LinkedHashMap<>();
-    for (ScenarioResult s : r.scenarios) {
-      s.apiRequests.forEach((k, v) -> max.merge(k, v / Math.max(1, s.jobs), Math::max));
-    }
-    List<String> keys = max.entrySet().stream().filter(e -> e.getValue() >= 0.1)
-        .sorted((x, y) -> Double.compare(y.getValue(), x.getValue())).map(Map.Entry::getKey).toList();
+    List<String> keys = keysOver(r, s -> s.apiRequests, null);
     md.append("\nAPI requests per job by verb and resource (apiserver_request_total, every client; rows under 0.1 "
         + "per job left out):\n\n");
-    List<String> header = new ArrayList<>(List.of("request"));
-    r.scenarios.forEach(s -> header.add(s.name));
-    row(header);
-    separator(header.size());
-    for (String k : keys) {
-      List<String> cells = new ArrayList<>(List.of(k));
-      r.scenarios.forEach(s -> cells.add(num(s.apiRequests.getOrDefault(k, 0.0) / Math.max(1, s.jobs))));
-      row(cells);
-    }
+    perKeyRows(r, keys, (s, k) -> num(s.apiRequests.getOrDefault(k, 0.0) / Math.max(1, s.jobs)));
     List<String> driver = new ArrayList<>(List.of("of which the driver's own"));
     r.scenarios.forEach(s -> driver.add(s.driverRequests.isEmpty() ? "-" : String.join(", ",
         s.driverRequests.entrySet().stream().map(e -> e.getKey() + " " + num(e.getValue() / Math.max(1, s.jobs)))
             .toList())));
     row(driver);
     md.append('\n');
-    serverTimeTable(r, keys);
-    operatorTimeTable(r);
-  }
-
-  /** The API server's mean time per request of each key, per scenario (watches left out: they last as long as they stay open). */
-  private void serverTimeTable(RunResult r, List<String> keys) {
+    // watches left out of the times: they last as long as they stay open
     md.append("API server time per request in ms, by verb and resource (apiserver_request_duration_seconds, every "
         + "client; from the request's arrival to its answer):\n\n");
-    List<String> header = new ArrayList<>(List.of("request"));
-    r.scenarios.forEach(s -> header.add(s.name));
-    row(header);
-    separator(header.size());
-    for (String k : keys.stream().filter(k -> !k.startsWith("WATCH")).toList()) {
-      List<String> cells = new ArrayList<>(List.of(k));
-      r.scenarios.forEach(s -> cells.add(num(meanMillis(s, k))));
-      row(cells);
-    }
+    perKeyRows(r, keys.stream().filter(k -> !k.startsWith("WATCH")).toList(), (s, k) -> num(meanMillis(s, k)));
     md.append('\n');
+    List<String> own = keysOver(r, s -> s.operatorRequests, "watch");
+    if (!own.isEmpty()) {
+      md.append("The operator's own time per request in ms (its /metrics; from sending the request to the answer's "
+          + "headers; the requests per job in brackets):\n\n");
+      perKeyRows(r, own, (s, k) -> {
+        double n = s.operatorRequests.getOrDefault(k, 0.0);
+        return n == 0 ? "-" : num(1000 * s.operatorRequestSeconds.getOrDefault(k, 0.0) / n) + " ("
+            + num(n / Math.max(1, s.jobs)) + ")";
+      });
+      md.append('\n');
+    }
   }
 
-  /** The operator's own mean time per request (from sending to the answer's headers), when its /metrics was read. */
-  private void operatorTimeTable(RunResult r) {
+  /** The keys of {@code counts} at 0.1 per job or more in some scenario, largest first, but those starting {@code skip} (unless null). */
+  private static List<String> keysOver(RunResult r, Function<ScenarioResult, Map<String, Double>> counts, String skip) {
     Map<String, Double> max = new LinkedHashMap<>();
-    r.scenarios.forEach(s -> s.operatorRequests.forEach((k, v) -> max.merge(k, v / Math.max(1, s.jobs), Math::max)));
-    List<String> keys = max.entrySet().stream().filter(e -> e.getValue() >= 0.1 && !e.getKey().startsWith("watch"))
+    r.scenarios.forEach(s -> counts.apply(s).forEach((k, v) -> max.merge(k, v / Math.max(1, s.jobs), Math::max)));
+    return max.entrySet().stream().filter(e -> e.getValue() >= 0.1 && (skip == null || !e.getKey().startsWith(skip)))
         .sorted((x, y) -> Double.compare(y.getValue(), x.getValue())).map(Map.Entry::getKey).toList();
-    if (keys.isEmpty()) {
-      return;
-    }
-    md.append("The operator's own time per request in ms (its /metrics; from sending the request to the answer's "
-        + "headers; the requests per job in brackets):\n\n");
+  }
+
+  /** A table of one row per key and one column per scenario. */
+  private void perKeyRows(RunResult r, List<String> keys, BiFunction<ScenarioResult, String, String> cell) {
     List<String> header = new ArrayList<>(List.of("request"));
     r.scenarios.forEach(s -> header.add(s.name));
     row(header);
     separator(header.size());
     for (String k : keys) {
       List<String> cells = new ArrayList<>(List.of(k));
-      r.scenarios.forEach(s -> {
-        double n = s.operatorRequests.getOrDefault(k, 0.0);
-        double secs = s.operatorRequestSeconds.getOrDefault(k, 0.0);
-        cells.add(n == 0 ? "-" : num(1000 * secs / n) + " (" + num(n / Math.max(1, s.jobs)) + ")");
-      });
+      r.scenarios.forEach(s -> cells.add(cell.apply(s, k)));
       row(cells);
     }
-    md.append('\n');
   }
 
   static double meanMillis(ScenarioResult s, String key) {
