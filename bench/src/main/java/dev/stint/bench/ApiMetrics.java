@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,10 +23,10 @@ final class ApiMetrics {
   private ApiMetrics() {
   }
 
-  /** Both series of the API server's /metrics, by their names ({@link #REQUESTS}, {@link #SECONDS}). */
-  static Map<String, Map<String, Double>> scrape(KubernetesClient client) {
+  /** The API server's requests and their seconds, from its /metrics. */
+  static RequestTotals scrape(KubernetesClient client) {
     String text = client.raw("/metrics");
-    return Map.of(REQUESTS, parse(text, REQUESTS), SECONDS, parse(text, SECONDS));
+    return new RequestTotals(parse(text, REQUESTS), parse(text, SECONDS));
   }
 
   /** Request counts keyed {@code "VERB resource[/subresource][ (group)]"}, e.g. {@code "PATCH pytorchjobs/status (kubeflow.org)"}. */
@@ -35,24 +36,32 @@ final class ApiMetrics {
 
   /** The values of {@code metric} (its name and the opening brace), summed by the same keys as {@link #parse(String)}. */
   static Map<String, Double> parse(String text, String metric) {
-    Map<String, Double> counts = new HashMap<>();
+    return sum(text, metric, ApiMetrics::key);
+  }
+
+  /**
+   * The values of the Prometheus text's lines that start with {@code series} (a name and the opening brace), summed
+   * by the key {@code key} makes of each line's labels.
+   */
+  static Map<String, Double> sum(String text, String series, Function<Map<String, String>, String> key) {
+    Map<String, Double> sums = new HashMap<>();
     if (text == null) {
-      return counts;
+      return sums;
     }
     for (String line : text.split("\n")) {
-      if (!line.startsWith(metric)) {
+      if (!line.startsWith(series)) {
         continue;
       }
       int close = line.lastIndexOf('}');
       Map<String, String> labels = new HashMap<>();
-      Matcher m = LABEL.matcher(line.substring(metric.length(), close));
+      Matcher m = LABEL.matcher(line.substring(series.length(), close));
       while (m.find()) {
         labels.put(m.group(1), m.group(2));
       }
       double value = Double.parseDouble(line.substring(close + 1).trim().split("\\s+")[0]);
-      counts.merge(key(labels), value, Double::sum);
+      sums.merge(key.apply(labels), value, Double::sum);
     }
-    return counts;
+    return sums;
   }
 
   private static String key(Map<String, String> labels) {

@@ -7,8 +7,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The operator's own time per API request, from its /metrics: Stint's {@code stint_kube_api_request_duration_seconds}
@@ -18,63 +16,41 @@ import java.util.regex.Pattern;
  */
 final class OperatorRequestTimes {
   private static final String[] FAMILIES = {"stint_kube_api_request_duration_seconds", "rest_client_request_duration_seconds"};
-  private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-  /** Seconds summed and requests counted, keyed {@code "verb resource"} ({@code "verb"} alone for client-go). */
-  record Totals(Map<String, Double> seconds, Map<String, Double> counts) {
-    static final Totals NONE = new Totals(Map.of(), Map.of());
-
-    /** after − before, per key. */
-    Totals since(Totals before) {
-      return new Totals(ApiMetrics.diff(before.seconds, seconds), ApiMetrics.diff(before.counts, counts));
-    }
-  }
 
   private OperatorRequestTimes() {
   }
 
   /** What {@code url} says now; nothing when there is no URL or no answer (the scenario's other figures still count). */
-  static Totals scrape(String url) {
+  static RequestTotals scrape(String url) {
     if (url == null || url.isEmpty()) {
-      return Totals.NONE;
+      return RequestTotals.NONE;
     }
     try {
       HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
           HttpResponse.BodyHandlers.ofString());
-      return r.statusCode() == 200 ? parse(r.body()) : Totals.NONE;
+      return r.statusCode() == 200 ? parse(r.body()) : RequestTotals.NONE;
     } catch (java.io.IOException e) {
-      return Totals.NONE;
+      return RequestTotals.NONE;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Totals.NONE;
+      return RequestTotals.NONE;
     }
   }
 
-  static Totals parse(String text) {
-    Map<String, Double> seconds = new HashMap<>();
+  /** Requests and seconds keyed {@code "verb resource"} ({@code "verb"} alone for client-go). */
+  static RequestTotals parse(String text) {
     Map<String, Double> counts = new HashMap<>();
-    for (String line : text.split("\n")) {
-      for (String family : FAMILIES) {
-        if (line.startsWith(family + "_sum{")) {
-          add(seconds, line, family.length() + 5);
-        } else if (line.startsWith(family + "_count{")) {
-          add(counts, line, family.length() + 7);
-        }
-      }
+    Map<String, Double> seconds = new HashMap<>();
+    for (String family : FAMILIES) {
+      ApiMetrics.sum(text, family + "_count{", OperatorRequestTimes::key).forEach((k, v) -> counts.merge(k, v, Double::sum));
+      ApiMetrics.sum(text, family + "_sum{", OperatorRequestTimes::key).forEach((k, v) -> seconds.merge(k, v, Double::sum));
     }
-    return new Totals(seconds, counts);
+    return new RequestTotals(counts, seconds);
   }
 
-  private static void add(Map<String, Double> into, String line, int labelsStart) {
-    int close = line.lastIndexOf('}');
-    Map<String, String> labels = new HashMap<>();
-    Matcher m = LABEL.matcher(line.substring(labelsStart, close));
-    while (m.find()) {
-      labels.put(m.group(1), m.group(2));
-    }
+  private static String key(Map<String, String> labels) {
     String resource = labels.getOrDefault("resource", "");
-    String key = labels.getOrDefault("verb", "?") + (resource.isEmpty() ? "" : " " + resource);
-    into.merge(key, Double.parseDouble(line.substring(close + 1).trim().split("\\s+")[0]), Double::sum);
+    return labels.getOrDefault("verb", "?") + (resource.isEmpty() ? "" : " " + resource);
   }
 }

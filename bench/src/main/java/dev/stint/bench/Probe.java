@@ -71,8 +71,8 @@ final class Probe {
   final class Scope {
     final ScenarioResult result = new ScenarioResult();
     private final long start;
-    private final Map<String, Map<String, Double>> apiBefore;
-    private final OperatorRequestTimes.Totals operatorTimesBefore;
+    private final RequestTotals apiBefore;
+    private final RequestTotals operatorTimesBefore;
     private final ProcStats.Sample operatorBefore;
     private final Map<String, ProcStats.Sample> componentsBefore = new LinkedHashMap<>();
 
@@ -110,10 +110,10 @@ final class Probe {
       if (errors > 0) {
         result.notes.add(errors + " driver requests failed");
       }
-      Map<String, Map<String, Double>> apiAfter = ApiMetrics.scrape(client);
-      result.apiRequests = ApiMetrics.diff(apiBefore.get(ApiMetrics.REQUESTS), apiAfter.get(ApiMetrics.REQUESTS));
-      result.apiSeconds = ApiMetrics.diff(apiBefore.get(ApiMetrics.SECONDS), apiAfter.get(ApiMetrics.SECONDS));
-      OperatorRequestTimes.Totals times = OperatorRequestTimes.scrape(operatorMetrics).since(operatorTimesBefore);
+      RequestTotals api = ApiMetrics.scrape(client).since(apiBefore);
+      result.apiRequests = api.counts();
+      result.apiSeconds = api.seconds();
+      RequestTotals times = OperatorRequestTimes.scrape(operatorMetrics).since(operatorTimesBefore);
       result.operatorRequestSeconds = times.seconds();
       result.operatorRequests = times.counts();
       result.apiRequestsTotal = result.apiRequests.values().stream().mapToDouble(Double::doubleValue).sum();

@@ -21,23 +21,23 @@ class OperatorRequestTimesTest {
 
   @Test
   void readsStintsSecondsAndCountsByVerbAndResource() {
-    OperatorRequestTimes.Totals t = OperatorRequestTimes.parse(STINT);
+    RequestTotals t = OperatorRequestTimes.parse(STINT);
     assertThat(t.seconds()).containsOnly(Map.entry("create pods", 0.8), Map.entry("patch pytorchjobs/status", 0.5));
     assertThat(t.counts()).containsOnly(Map.entry("create pods", 4.0), Map.entry("patch pytorchjobs/status", 2.0));
   }
 
   @Test
   void readsClientGosByVerbAndTakesTheDifferenceOfTwoReadings() {
-    OperatorRequestTimes.Totals before = OperatorRequestTimes.parse(CLIENT_GO);
-    OperatorRequestTimes.Totals after = OperatorRequestTimes.parse(CLIENT_GO.replace("} 1.5", "} 2.5").replace("} 10", "} 14"));
-    OperatorRequestTimes.Totals d = after.since(before);
+    RequestTotals before = OperatorRequestTimes.parse(CLIENT_GO);
+    RequestTotals after = OperatorRequestTimes.parse(CLIENT_GO.replace("} 1.5", "} 2.5").replace("} 10", "} 14"));
+    RequestTotals d = after.since(before);
     assertThat(d.seconds()).containsOnly(Map.entry("POST", 1.0));
     assertThat(d.counts()).containsOnly(Map.entry("POST", 4.0));
   }
 
   @Test
   void noUrlOrNoAnswerIsNothing() {
-    assertThat(OperatorRequestTimes.scrape("")).isEqualTo(OperatorRequestTimes.Totals.NONE);
+    assertThat(OperatorRequestTimes.scrape("")).isEqualTo(RequestTotals.NONE);
     assertThat(OperatorRequestTimes.scrape("http://127.0.0.1:1/metrics").counts()).isEmpty();
   }
 }

@@ -8,7 +8,11 @@ import java.net.http.HttpClient;
  * where HTTP/2 multiplexes every request on one connection (what each choice measured: docs/benchmarks.md, "HTTP
  * clients").
  */
-final class Http1JdkClientFactory extends JdkHttpClientFactory {
+public final class Http1JdkClientFactory extends JdkHttpClientFactory {
+  /** Public and without arguments: {@link HttpClientChoice} makes every factory it names this way. */
+  public Http1JdkClientFactory() {
+  }
+
   @Override
   protected void additionalConfig(HttpClient.Builder builder) {
     builder.version(HttpClient.Version.HTTP_1_1);

@@ -55,9 +55,6 @@ record HttpClientChoice(String name, String factoryClass, String tlsProvider) {
     if (tlsProvider.equals("conscrypt")) {
       Security.insertProviderAt((Provider) invoke(load(CONSCRYPT, "-Ptls-conscrypt"), "newProvider"), 1);
     }
-    if (name.equals("jdk-http1")) {
-      return new Http1JdkClientFactory();
-    }
     if (name.equals("vertx-openssl")) {
       load(FACTORIES.get("vertx"), profileOf(name)); // this class's parent
       return new OpenSslVertxClientFactory(config);

@@ -35,6 +35,8 @@ class HttpClientChoiceTest {
     assertThat(HttpClientChoice.from(Map.of()).factory(Config.empty())).isExactlyInstanceOf(JdkHttpClientFactory.class);
     assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "vertx")).factory(Config.empty()))
         .isExactlyInstanceOf(VertxHttpClientFactory.class);
+    assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "jdk-http1")).factory(Config.empty()))
+        .isExactlyInstanceOf(Http1JdkClientFactory.class);
     assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "vertx-openssl")).factory(Config.empty()))
         .isExactlyInstanceOf(OpenSslVertxClientFactory.class);
   }
