@@ -11,16 +11,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * Carries out a decision's actions against the API server. Creating what the job already owns (409, and the existing
@@ -40,23 +36,18 @@ public final class ActionApplier implements AutoCloseable {
   private final KubernetesClient client;
   private final LeanWrites lean;
   /**
-   * Threads for the concurrent part of a batch; the reconcile thread itself does one action of each. Bounded: the
-   * client multiplexes every request over one HTTP/2 connection, and the API server refuses streams beyond its limit
-   * per connection ("too many concurrent streams"), which an unbounded pool reached with 50 reconcile threads; a
-   * pool of 16 was too few (suspending 500 jobs, active 0 p99 went from 16 s to 35 s: docs/benchmarks.md).
+   * Requests in flight beyond each reconcile thread's own one: a pass sends its concurrent creations and deletions
+   * without a thread each, and waits for their answers. Bounded: the client multiplexes every request over one
+   * HTTP/2 connection, and the API server refuses streams beyond its limit per connection ("too many concurrent
+   * streams"), which an unbounded number reached with 50 reconcile threads; 16 were too few (suspending 500 jobs,
+   * active 0 p99 went from 16 s to 35 s: docs/benchmarks.md).
    */
-  static final int POOL_THREADS = 64;
-  private final ExecutorService pool;
+  static final int IN_FLIGHT = 64;
+  private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
 
   public ActionApplier(KubernetesClient client) {
     this.client = client;
     this.lean = new LeanWrites(client);
-    AtomicInteger n = new AtomicInteger();
-    this.pool = Executors.newFixedThreadPool(POOL_THREADS, r -> {
-      Thread t = new Thread(r, "stint-actions-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   public KubernetesClient client() {
@@ -148,45 +139,83 @@ public final class ActionApplier implements AutoCloseable {
     }
   }
 
-  /** Creations sent at once at most: the pool's threads and this one. */
-  public static final int MAX_WAVE = POOL_THREADS + 1;
+  /** Creations sent at once at most: the reconcile thread's own and those {@link #IN_FLIGHT} allows. */
+  public static final int MAX_WAVE = IN_FLIGHT + 1;
 
+  /**
+   * Sends every action of the batch that {@link LeanWrites} carries before waiting for any answer, then settles them
+   * in order on this thread (an event for each child created or deleted, a refusal judged), running the others (a
+   * carried pod's Job) in between; the most telling failure is rethrown once all are settled.
+   */
   private void applyConcurrently(HasMetadata job, String ns, List<Action> batch, EventRecorder events) {
     if (batch.size() == 1) {
       applyOne(job, ns, batch.get(0), events);
       return;
     }
-    List<CompletableFuture<Void>> rest = new ArrayList<>();
-    Map<String, String> mdc = MDC.getCopyOfContextMap(); // the job's namespace/name on the pool's log lines too
-    for (Action a : batch.subList(1, batch.size())) {
-      rest.add(CompletableFuture.runAsync(() -> {
-        if (mdc != null) {
-          MDC.setContextMap(mdc);
-        }
-        try {
-          applyOne(job, ns, a, events);
-        } finally {
-          MDC.clear();
-        }
-      }, pool));
+    List<Runnable> settles = new ArrayList<>(batch.size());
+    boolean own = true; // the first request is this thread's own, as a blocking call would be
+    for (Action a : batch) {
+      Runnable settle = sent(job, ns, a, events, own);
+      own &= settle == null;
+      settles.add(settle != null ? settle : () -> applyOne(job, ns, a, events));
     }
     RuntimeException first = null;
-    try {
-      applyOne(job, ns, batch.get(0), events);
-    } catch (RuntimeException e) {
-      first = e;
-    }
-    for (CompletableFuture<Void> f : rest) {
+    for (Runnable settle : settles) {
       try {
-        f.join();
-      } catch (CompletionException e) {
-        RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
-        first = first == null ? cause : moreTelling(first, cause);
+        settle.run();
+      } catch (RuntimeException e) {
+        first = first == null ? e : moreTelling(first, e);
       }
     }
     if (first != null) {
       throw first;
     }
+  }
+
+  /**
+   * Sends the action's request now, if {@link LeanWrites} carries it, and returns what settles it once answered;
+   * null for an action that runs as a blocking call. The request takes one of {@link #IN_FLIGHT} unless it is this
+   * thread's {@code own}.
+   */
+  private Runnable sent(HasMetadata job, String ns, Action action, EventRecorder events, boolean own) {
+    if (action instanceof Action.CreatePod a && !a.carriedByJob()) {
+      CompletableFuture<String> answer = limited(own, () -> lean.createAsync(ns, "pods", a.pod()));
+      return () -> created(job, "Pod", a.name(), answer, () -> client.pods().inNamespace(ns).withName(a.name()).get(),
+          events);
+    } else if (action instanceof Action.CreateService a) {
+      CompletableFuture<String> answer = limited(own, () -> lean.createAsync(ns, "services", a.service()));
+      return () -> created(job, "Service", a.name(), answer,
+          () -> client.services().inNamespace(ns).withName(a.name()).get(), events);
+    } else if (action instanceof Action.DeletePod a && a.carrierJob() == null) {
+      CompletableFuture<String> answer = limited(own, () -> lean.deleteAsync(ns, "pods", a.name(), a.resourceVersion()));
+      return () -> podDeleted(job, a, () -> LeanWrites.answer(answer), events);
+    } else if (action instanceof Action.DeleteService a) {
+      CompletableFuture<String> answer = limited(own, () -> lean.deleteAsync(ns, "services", a.name(), null));
+      return () -> delete(() -> LeanWrites.answer(answer));
+    }
+    return null;
+  }
+
+  /** Sends the request, first taking one of {@link #IN_FLIGHT} unless it is this thread's own, given back on its answer. */
+  private CompletableFuture<String> limited(boolean own, Supplier<CompletableFuture<String>> send) {
+    if (own) {
+      return send.get();
+    }
+    try {
+      inFlight.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return CompletableFuture.failedFuture(new KubernetesClientException("Interrupted before sending", e));
+    }
+    CompletableFuture<String> answer;
+    try {
+      answer = send.get();
+    } catch (RuntimeException e) {
+      inFlight.release();
+      return CompletableFuture.failedFuture(e);
+    }
+    answer.whenComplete((body, failure) -> inFlight.release());
+    return answer;
   }
 
   /** Of two failures of one wave, the one that ends the job wins: it is the one the user must act on. */
@@ -196,7 +225,7 @@ public final class ActionApplier implements AutoCloseable {
 
   @Override
   public void close() {
-    pool.shutdown();
+    // nothing of its own to release: a pass's requests are the client's, and end with it
   }
 
   private void applyOne(HasMetadata job, String ns, Action action, EventRecorder events) {
@@ -206,25 +235,8 @@ public final class ActionApplier implements AutoCloseable {
           () -> client.batch().v1().jobs().inNamespace(ns).withName(a.name()).get())) {
         events.normal(job, "SuccessfulCreateJob", "Created job: " + a.name());
       }
-    } else if (action instanceof Action.CreatePod a) {
-      if (create(job, "Pod", a.name(), () -> lean.create(ns, "pods", a.pod()),
-          () -> client.pods().inNamespace(ns).withName(a.name()).get())) {
-        events.normal(job, "SuccessfulCreatePod", "Created pod: " + a.name());
-      }
     } else if (action instanceof Action.DeletePod a && a.carrierJob() != null) {
       deleteCarried(job, ns, a, events);
-    } else if (action instanceof Action.DeletePod a) {
-      if (deletePod(ns, a)) {
-        LOG.info("Deleted pod {} ({})", a.name(), a.why());
-        events.normal(job, "SuccessfulDeletePod", "Deleted pod: " + a.name());
-      }
-    } else if (action instanceof Action.CreateService a) {
-      if (create(job, "Service", a.name(), () -> lean.create(ns, "services", a.service()),
-          () -> client.services().inNamespace(ns).withName(a.name()).get())) {
-        events.normal(job, "SuccessfulCreateService", "Created service: " + a.name());
-      }
-    } else if (action instanceof Action.DeleteService a) {
-      delete(() -> lean.delete(ns, "services", a.name(), null));
     } else if (action instanceof Action.ApplyResource a) {
       applyResource(job, ns, a.resource(), a.replacing());
     } else if (action instanceof Action.DeleteResource a) {
@@ -232,6 +244,11 @@ public final class ActionApplier implements AutoCloseable {
     } else if (action instanceof Action.DeleteJob) {
       LOG.info("Deleting job: ttlSecondsAfterFinished has passed");
       delete(() -> client.resource(job).inNamespace(ns).delete());
+    } else {
+      Runnable settle = sent(job, ns, action, events, true); // pods and services, through LeanWrites
+      if (settle != null) {
+        settle.run();
+      }
     }
   }
 
@@ -246,24 +263,39 @@ public final class ActionApplier implements AutoCloseable {
       LOG.info("Deleted job {} ({})", a.carrierJob(), a.why());
       events.normal(job, "SuccessfulDeleteJob", "Deleted job: " + a.carrierJob());
     }
-    if (!a.name().equals(a.carrierJob()) && deletePod(ns, a)) {
+    if (!a.name().equals(a.carrierJob())) {
+      podDeleted(job, a, () -> lean.delete(ns, "pods", a.name(), a.resourceVersion()), events);
+    }
+  }
+
+  /** Runs the pod's deletion ({@code call}) and, if it deleted the pod, logs it and records its event. */
+  private static void podDeleted(HasMetadata job, Action.DeletePod a, Runnable call, EventRecorder events) {
+    if (deletePod(a, call)) {
       LOG.info("Deleted pod {} ({})", a.name(), a.why());
       events.normal(job, "SuccessfulDeletePod", "Deleted pod: " + a.name());
     }
   }
 
-  private boolean deletePod(String ns, Action.DeletePod a) {
+  private static boolean deletePod(Action.DeletePod a, Runnable call) {
     if (a.resourceVersion() == null) {
-      return delete(() -> lean.delete(ns, "pods", a.name(), null));
+      return delete(call);
     }
     try {
-      lean.delete(ns, "pods", a.name(), a.resourceVersion());
+      call.run();
       return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404 || e.getCode() == 409) {
         return false; // gone, or changed since it was observed (it may have ended): the next pass judges it again
       }
       throw e;
+    }
+  }
+
+  /** Settles a pod's or service's creation sent as {@code answer}: its event if this call created it. */
+  private static void created(HasMetadata job, String kind, String name, CompletableFuture<String> answer,
+                              Supplier<? extends HasMetadata> existing, EventRecorder events) {
+    if (create(job, kind, name, () -> LeanWrites.answer(answer), existing)) {
+      events.normal(job, "SuccessfulCreate" + kind, "Created " + kind.toLowerCase(Locale.ROOT) + ": " + name);
     }
   }
 

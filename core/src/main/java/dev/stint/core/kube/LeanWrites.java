@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -36,7 +37,12 @@ public final class LeanWrites {
 
   /** Creates a core/v1 object ({@code plural}: pods, services, events) in the namespace. */
   public void create(String namespace, String plural, HasMetadata object) {
-    send("POST", collection(namespace, plural), "application/json",
+    answer(createAsync(namespace, plural, object));
+  }
+
+  /** Sends the creation of {@link #create}; the answer comes as {@link #answer} reads it. */
+  public CompletableFuture<String> createAsync(String namespace, String plural, HasMetadata object) {
+    return sendAsync("POST", collection(namespace, plural), "application/json",
         client.getKubernetesSerialization().asJson(object));
   }
 
@@ -45,12 +51,17 @@ public final class LeanWrites {
    * object, or one of another version, fails with 404, or 409.
    */
   public void delete(String namespace, String plural, String name, String resourceVersion) {
+    answer(deleteAsync(namespace, plural, name, resourceVersion));
+  }
+
+  /** Sends the deletion of {@link #delete}; the answer comes as {@link #answer} reads it. */
+  public CompletableFuture<String> deleteAsync(String namespace, String plural, String name, String resourceVersion) {
     DeleteOptionsBuilder options = new DeleteOptionsBuilder().withApiVersion("v1").withKind("DeleteOptions")
         .withPropagationPolicy("Background");
     if (resourceVersion != null) {
       options.withNewPreconditions().withResourceVersion(resourceVersion).endPreconditions();
     }
-    send("DELETE", collection(namespace, plural) + "/" + name, "application/json",
+    return sendAsync("DELETE", collection(namespace, plural) + "/" + name, "application/json",
         client.getKubernetesSerialization().asJson(options.build()));
   }
 
@@ -60,6 +71,14 @@ public final class LeanWrites {
    * @throws KubernetesClientException with the API server's code and {@code Status} when it refuses
    */
   public String send(String method, String path, String contentType, String body) {
+    return answer(sendAsync(method, path, contentType, body));
+  }
+
+  /**
+   * Sends the request of {@link #send} without waiting for the answer: the caller's thread is free while it is in
+   * flight. The future fails with a {@link KubernetesClientException} when the API server refuses.
+   */
+  public CompletableFuture<String> sendAsync(String method, String path, String contentType, String body) {
     HttpClient http = client.getHttpClient();
     String master = client.getConfiguration().getMasterUrl();
     String apiRoot = master.endsWith("/") ? master.substring(0, master.length() - 1) : master;
@@ -69,19 +88,30 @@ public final class LeanWrites {
     if (timeout > 0) {
       request.timeout(timeout, TimeUnit.MILLISECONDS);
     }
-    HttpResponse<String> response;
+    return http.sendAsync(request.build(), String.class).thenApply(response -> {
+      if (!response.isSuccessful()) {
+        throw refusal(response);
+      }
+      return response.body();
+    });
+  }
+
+  /**
+   * Waits for the answer of a request sent with {@link #sendAsync} (or its creation and deletion) and returns its
+   * text.
+   *
+   * @throws KubernetesClientException with the API server's code and {@code Status} when it refused, or the failure
+   *     that kept the request from an answer
+   */
+  public static String answer(CompletableFuture<String> sent) {
     try {
-      response = http.sendAsync(request.build(), String.class).get();
+      return sent.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new KubernetesClientException("Interrupted: " + method + " " + path, e);
+      throw new KubernetesClientException("Interrupted while waiting for the API server's answer", e);
     } catch (ExecutionException e) {
       throw KubernetesClientException.launderThrowable(e.getCause());
     }
-    if (!response.isSuccessful()) {
-      throw refusal(response);
-    }
-    return response.body();
   }
 
   private KubernetesClientException refusal(HttpResponse<String> response) {
