@@ -187,7 +187,8 @@ public final class ActionApplier implements AutoCloseable {
       return () -> created(job, "Service", a.name(), answer,
           () -> client.services().inNamespace(ns).withName(a.name()).get(), events);
     } else if (action instanceof Action.DeletePod a && a.carrierJob() == null) {
-      CompletableFuture<String> answer = limited(own, () -> lean.deleteAsync(ns, "pods", a.name(), a.resourceVersion()));
+      CompletableFuture<String> answer =
+          limited(own, () -> lean.deleteAsync(ns, "pods", a.name(), a.resourceVersion()));
       return () -> podDeleted(job, a, () -> LeanWrites.answer(answer), events);
     } else if (action instanceof Action.DeleteService a) {
       CompletableFuture<String> answer = limited(own, () -> lean.deleteAsync(ns, "services", a.name(), null));
@@ -196,7 +197,7 @@ public final class ActionApplier implements AutoCloseable {
     return null;
   }
 
-  /** Sends the request, first taking one of {@link #IN_FLIGHT} unless it is this thread's own, given back on its answer. */
+  /** Sends the request, first taking one of {@link #IN_FLIGHT} unless it is this thread's own; given back on answer. */
   private CompletableFuture<String> limited(boolean own, Supplier<CompletableFuture<String>> send) {
     if (own) {
       return send.get();
