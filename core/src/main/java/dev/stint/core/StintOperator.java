@@ -135,7 +135,6 @@ public final class StintOperator implements AutoCloseable {
       workloads.close();
     }
     events.close();
-    applier.close();
     watchCheck.heap().close();
     metrics.close();
   }

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * go out concurrently, so suspending or starting a job of n replicas costs one API round trip instead of n; each
  * kind still waits for the one before it, so the order the decision gave between kinds holds.
  */
-public final class ActionApplier implements AutoCloseable {
+public final class ActionApplier {
   private static final Logger LOG = LoggerFactory.getLogger(ActionApplier.class);
 
   private final KubernetesClient client;
@@ -222,11 +222,6 @@ public final class ActionApplier implements AutoCloseable {
   /** Of two failures of one wave, the one that ends the job wins: it is the one the user must act on. */
   private static RuntimeException moreTelling(RuntimeException a, RuntimeException b) {
     return !(a instanceof ChildRefused) && b instanceof ChildRefused ? b : a;
-  }
-
-  @Override
-  public void close() {
-    // nothing of its own to release: a pass's requests are the client's, and end with it
   }
 
   private void applyOne(HasMetadata job, String ns, Action action, EventRecorder events) {

@@ -63,7 +63,6 @@ class ActionApplierInFlightTest {
   @AfterEach
   void tearDown() {
     events.close();
-    applier.close();
     client.close();
     server.stop(0);
     serverThreads.shutdownNow();

@@ -99,7 +99,6 @@ class ActionApplierTest {
     @AfterEach
     void tearDown() {
       events.close();
-      applier.close();
     }
 
     /** What the server answers to the next pod creations, in the order the expectations are set. */
