@@ -26,6 +26,11 @@ final class ReplicaSync<J extends TrainingJob<?>> {
   private final int priorRestarts;
   /** Replicas whose pod is missing; created once every type has been tallied (see readyToCreate). */
   private final List<ReplicaId> missing = new java.util.ArrayList<>();
+  /**
+   * Service creations, asked for after every pod creation of the pass: the applier sends a run of actions of one kind
+   * at once, so pods then services is two waves where pod, service, pod, ... was one round trip each.
+   */
+  private final List<Action> serviceCreations = new java.util.ArrayList<>();
   /** Pod creations one pass asks for at most; the rest come in the passes after it. */
   static final int MAX_CREATES_PER_PASS = 500;
   private int creations;
@@ -57,6 +62,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
         create(id, true);
       }
     }
+    serviceCreations.forEach(out::act);
     return tally;
   }
 
@@ -99,7 +105,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
           ctx.framework().carriedByJob(ctx.job(), id.type())));
     }
     if (ctx.framework().servicePerPod() && observed.service(name).isEmpty()) {
-      out.act(new Action.CreateService(name,
+      serviceCreations.add(new Action.CreateService(name,
           () -> DesiredServices.build(ctx, id, DesiredPods.build(ctx, id, attempt))));
     }
   }

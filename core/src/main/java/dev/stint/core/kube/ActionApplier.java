@@ -98,10 +98,12 @@ public final class ActionApplier {
 
   /**
    * As {@link #apply(HasMetadata, List, EventRecorder)}; for a job whose children the API server has already accepted
-   * ({@code accepted}), creations skip the slow start and go out in full waves at once.
+   * ({@code accepted}), creations skip the slow start and go out in full waves at once. So do the creations after a
+   * run of them that went through in this pass (the services after the pods).
    */
   public void apply(HasMetadata job, List<Action> actions, EventRecorder events, boolean accepted) {
     String ns = job.getMetadata().getNamespace();
+    boolean acceptedNow = accepted;
     int i = 0;
     while (i < actions.size()) {
       int end = i + 1;
@@ -111,7 +113,8 @@ public final class ActionApplier {
           end++;
         }
       }
-      applyBatch(job, ns, actions.subList(i, end), events, accepted);
+      applyBatch(job, ns, actions.subList(i, end), events, acceptedNow);
+      acceptedNow |= childCreation(actions.get(i));
       i = end;
     }
   }
@@ -122,8 +125,8 @@ public final class ActionApplier {
   }
 
   /**
-   * Runs the batch, one action on this thread and the rest on the pool; the first failure is rethrown. Creations go
-   * out in growing waves (1, 2, 4, ... up to {@link #MAX_WAVE}), each only once the one before it succeeded, as the
+   * Runs the batch, its requests sent together ({@link #applyConcurrently}); the first failure is rethrown.
+   * Creations go out in growing waves (1, 2, 4, ... up to {@link #MAX_WAVE}), each only once the one before it succeeded, as the
    * batch Job controller's slow start: a refused pod of a large job costs one request, not thousands, and only one
    * wave of built pods is held at a time. A job that already has pods starts at full waves: its pods are accepted.
    */

@@ -326,7 +326,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     // a short heap holds back jobs that never had pods; those that have some get the rest, so none is left half up
     boolean heldForHeap = !accepted && ActionApplier.createsChildren(unsent) && !heap.admitsNewJobs();
     List<Action> before = heldForHeap ? ActionApplier.withoutCreations(unsent) : unsent;
-    applier.apply(job, before, events, accepted);
+    // a job that ran before (resumed) had its pods accepted too: no slow start for them
+    applier.apply(job, before, events, accepted || status.condition("Running").isPresent());
     deletions.sent(uid, before, observed.pods());
     creations.sent(uid, before);
     if (write && !statusFirst) {

@@ -234,6 +234,26 @@ class ActionApplierTest {
     }
 
     @Test
+    void theServicesAfterANewJobsAcceptedPodsGoOutInOneWave() throws InterruptedException {
+      podCreations().andReturn(201, pod("ok")).always();
+      server.expect().post().withPath("/api/v1/namespaces/ns/services")
+          .andReturn(422, RefusalStatus.of(422, "Invalid", "Service \"s0\" is invalid: spec.ports")).always();
+      List<Action> pass = new ArrayList<>(createPods(4));
+      for (int i = 0; i < 4; i++) {
+        pass.add(new Action.CreateService(service("s" + i)));
+      }
+      int before = server.getRequestCount();
+      // the pods' slow start (waves of 1, 2, 1) accepted them: the four services go at once, all refused
+      assertThatThrownBy(() -> applier.apply(JOB, pass, events)).isInstanceOf(ChildRefused.class);
+      events.awaitSent(java.time.Duration.ofSeconds(10));
+      assertThat(requestsAfter(server, before, "/events")).containsExactly(
+          "POST /api/v1/namespaces/ns/pods", "POST /api/v1/namespaces/ns/pods", "POST /api/v1/namespaces/ns/pods",
+          "POST /api/v1/namespaces/ns/pods", "POST /api/v1/namespaces/ns/services",
+          "POST /api/v1/namespaces/ns/services", "POST /api/v1/namespaces/ns/services",
+          "POST /api/v1/namespaces/ns/services");
+    }
+
+    @Test
     void aRefusalThatHealsIsThrownAsItCameAfterTheRestOfItsWave() throws InterruptedException {
       for (String name : List.of("ok-0", "ok-1", "ok-2")) {
         podCreations().andReturn(201, pod(name)).once();
