@@ -105,6 +105,23 @@ class StatusPacingTest {
     assertThat(hold).isEqualTo(heldMillis < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(heldMillis)));
   }
 
+  @ParameterizedTest(name = "Worker terminating 3 -> {0}, active {1}: held up to {2} s")
+  @CsvSource({"2, 2, 5", "1, 2, 5", "0, 2, 1", "4, 2, 1", "2, 3, 1"})
+  void fewerPodsStillGoingAwayWaitLongerThanTheirLastLeaving(int terminating, int active, long windowSeconds) {
+    StatusPacing pacing = new StatusPacing();
+    pacing.written("job", T0);
+    JobStatus current = with(s -> worker(s).setTerminating(3));
+    JobStatus next = with(s -> {
+      worker(s).setTerminating(terminating);
+      worker(s).setActive(active);
+    });
+
+    var hold = pacing.hold("job", current, next, T0.plusMillis(500));
+
+    assertThat(hold).contains(Duration.ofSeconds(windowSeconds).minusMillis(500));
+    assertThat(pacing.hold("job", current, next, T0.plusSeconds(windowSeconds))).isEmpty();
+  }
+
   @Test
   void withoutAWriteOnRecordTheStatusGoesOutAtOnce() {
     StatusPacing pacing = new StatusPacing();
