@@ -1,7 +1,6 @@
 package dev.stint.core.kube;
 
 import static dev.stint.core.kube.ActionApplierTest.JOB;
-import static dev.stint.core.kube.ActionApplierTest.createPods;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -27,11 +26,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * How many requests a pass has in flight, on an API server that holds every pod creation's answer until as many as it
- * waits for have arrived: a wave goes out whole before any answer is awaited, and passes running side by side share
- * {@link ActionApplier#IN_FLIGHT} beyond each one's own request.
+ * How many requests a pass has in flight, on an API server that holds every pod creation's or deletion's answer until
+ * as many as it waits for have arrived: a wave of deletions goes out whole before any answer is awaited, creations
+ * take at most {@link ActionApplier#CREATIONS_IN_FLIGHT} beyond the pass's own request, and passes running side by
+ * side share the bounds.
  */
 class ActionApplierInFlightTest {
   private HttpServer server;
@@ -39,7 +41,7 @@ class ActionApplierInFlightTest {
   private KubernetesClient client;
   private ActionApplier applier;
   private EventRecorder events;
-  private final Set<String> created = ConcurrentHashMap.newKeySet();
+  private final Set<String> done = ConcurrentHashMap.newKeySet();
   private int holdUntil;
   private int inFlight;
   private int mostInFlight;
@@ -50,7 +52,7 @@ class ActionApplierInFlightTest {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     serverThreads = Executors.newCachedThreadPool();
     server.setExecutor(serverThreads);
-    server.createContext("/api/v1/namespaces/ns/pods", this::createPod);
+    server.createContext("/api/v1/namespaces/ns/pods", this::podRequest);
     server.createContext("/api/v1/namespaces/ns/events", exchange -> answer(exchange, 201, "{}"));
     server.start();
     client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
@@ -69,49 +71,78 @@ class ActionApplierInFlightTest {
   }
 
   @Test
-  void aWaveIsSentWholeBeforeAnyAnswerIsAwaited() {
+  void aWaveOfDeletionsIsSentWholeBeforeAnyAnswerIsAwaited() {
     holdUntil = ActionApplier.MAX_WAVE;
-    applier.apply(JOB, createPods(ActionApplier.MAX_WAVE), events, true);
+    applier.apply(JOB, deletePods("p", ActionApplier.MAX_WAVE), events);
 
-    assertThat(created).hasSize(ActionApplier.MAX_WAVE);
-    assertThat(mostInFlight).as("every creation of the wave in flight at once").isEqualTo(ActionApplier.MAX_WAVE);
+    assertThat(done).hasSize(ActionApplier.MAX_WAVE);
+    assertThat(mostInFlight).as("every deletion of the wave in flight at once").isEqualTo(ActionApplier.MAX_WAVE);
   }
 
   @Test
-  void passesSideBySideShareTheBoundBeyondEachOnesOwnRequest() throws Exception {
-    int bound = ActionApplier.IN_FLIGHT + 2;
+  void creationsTakeNoMoreThanTheirOwnBound() {
+    holdUntil = ActionApplier.CREATIONS_IN_FLIGHT + 1;
+    applier.apply(JOB, createPods("p", ActionApplier.MAX_WAVE), events, true);
+
+    assertThat(done).hasSize(ActionApplier.MAX_WAVE);
+    assertThat(mostInFlight).as("the pass's own creation and the creations' bound")
+        .isEqualTo(ActionApplier.CREATIONS_IN_FLIGHT + 1);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"deletions", "creations"})
+  void passesSideBySideShareTheBoundBeyondEachOnesOwnRequest(String what) throws Exception {
+    boolean deletions = what.equals("deletions");
+    int bound = (deletions ? ActionApplier.IN_FLIGHT : ActionApplier.CREATIONS_IN_FLIGHT) + 2;
     holdUntil = bound;
     ExecutorService reconcileThreads = Executors.newFixedThreadPool(2);
     try {
-      Future<?> a = reconcileThreads.submit(() -> applier.apply(JOB, createPods(ActionApplier.MAX_WAVE), events, true));
-      Future<?> b = reconcileThreads.submit(() -> applier.apply(JOB, renamed(ActionApplier.MAX_WAVE), events, true));
-      a.get(2, TimeUnit.MINUTES);
-      b.get(2, TimeUnit.MINUTES);
+      List<Future<?>> passes = new ArrayList<>();
+      for (String prefix : List.of("p", "q")) {
+        List<Action> pass = deletions ? deletePods(prefix, ActionApplier.MAX_WAVE)
+            : createPods(prefix, ActionApplier.MAX_WAVE);
+        passes.add(reconcileThreads.submit(() -> applier.apply(JOB, pass, events, true)));
+      }
+      for (Future<?> pass : passes) {
+        pass.get(2, TimeUnit.MINUTES);
+      }
     } finally {
       reconcileThreads.shutdownNow();
     }
 
-    assertThat(created).hasSize(2 * ActionApplier.MAX_WAVE);
+    assertThat(done).hasSize(2 * ActionApplier.MAX_WAVE);
     assertThat(mostInFlight).as("two passes' own requests and the shared bound").isEqualTo(bound);
   }
 
-  /** A pass creating pods q0 .. q{n-1}. */
-  private static List<Action> renamed(int n) {
+  /** A pass creating pods {prefix}0 .. {prefix}{n-1}. */
+  private static List<Action> createPods(String prefix, int n) {
     List<Action> pass = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      pass.add(new Action.CreatePod(ActionApplierTest.pod("q" + i)));
+      pass.add(new Action.CreatePod(ActionApplierTest.pod(prefix + i)));
+    }
+    return pass;
+  }
+
+  /** A pass deleting pods {prefix}0 .. {prefix}{n-1}. */
+  private static List<Action> deletePods(String prefix, int n) {
+    List<Action> pass = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      pass.add(new Action.DeletePod(prefix + i, "suspended"));
     }
     return pass;
   }
 
   /**
-   * Holds every answer until {@link #holdUntil} creations are in flight, and a second longer, so that a request sent
-   * beyond that bound would be seen in flight with them (a minute at most, so that a failing test ends); from then on
-   * answers at once, with 201.
+   * Holds every answer until {@link #holdUntil} creations or deletions are in flight, and a second longer, so that a
+   * request sent beyond that bound would be seen in flight with them (a minute at most, so that a failing test ends);
+   * from then on answers at once, with the pod (201 for a creation, 200 for a deletion).
    */
-  private void createPod(HttpExchange exchange) throws IOException {
+  private void podRequest(HttpExchange exchange) throws IOException {
     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-    String name = body.replaceAll("(?s).*\"name\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+    boolean deletion = exchange.getRequestMethod().equals("DELETE");
+    String path = exchange.getRequestURI().getPath();
+    String name = deletion ? path.substring(path.lastIndexOf('/') + 1)
+        : body.replaceAll("(?s).*\"name\"\\s*:\\s*\"([^\"]+)\".*", "$1");
     synchronized (this) {
       long now = System.nanoTime();
       if (holdEnds == 0) {
@@ -132,8 +163,8 @@ class ActionApplierInFlightTest {
       }
       inFlight--;
     }
-    created.add(name);
-    answer(exchange, 201, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\"}}");
+    done.add(name);
+    answer(exchange, deletion ? 200 : 201, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\"}}");
   }
 
   private static void answer(HttpExchange exchange, int code, String json) throws IOException {
