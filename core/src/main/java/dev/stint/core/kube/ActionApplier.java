@@ -136,9 +136,10 @@ public final class ActionApplier {
 
   /**
    * Runs the batch, its requests sent together ({@link #applyConcurrently}); the first failure is rethrown.
-   * Creations go out in growing waves (1, 2, 4, ... up to {@link #MAX_WAVE}), each only once the one before it succeeded, as the
-   * batch Job controller's slow start: a refused pod of a large job costs one request, not thousands, and only one
-   * wave of built pods is held at a time. A job that already has pods starts at full waves: its pods are accepted.
+   * Creations go out in growing waves (1, 2, 4, ... up to {@link #MAX_WAVE}), each only once the one before it
+   * succeeded, as the batch Job controller's slow start: a refused pod of a large job costs one request, not
+   * thousands, and only one wave of built pods is held at a time. A job that already has pods starts at full waves:
+   * its pods are accepted.
    */
   private void applyBatch(HasMetadata job, String ns, List<Action> batch, EventRecorder events, boolean accepted) {
     boolean creations = batch.get(0) instanceof Action.CreatePod || batch.get(0) instanceof Action.CreateService;

@@ -164,7 +164,8 @@ class ActionApplierInFlightTest {
       inFlight--;
     }
     done.add(name);
-    answer(exchange, deletion ? 200 : 201, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\"}}");
+    answer(exchange, deletion ? 200 : 201,
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\"}}");
   }
 
   private static void answer(HttpExchange exchange, int code, String json) throws IOException {
