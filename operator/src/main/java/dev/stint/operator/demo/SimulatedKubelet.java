@@ -111,10 +111,15 @@ public final class SimulatedKubelet implements AutoCloseable {
     stop();
   }
 
-  /** One pass over every pod; returns how many pod statuses it wrote. */
+  /**
+   * One pass over every pod, in namespace and name order, so that pods whose containers end in the same pass are
+   * written in an order that does not change from run to run; returns how many pod statuses it wrote.
+   */
   public synchronized int syncOnce() {
     jobController.syncOnce();
-    List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
+    List<Pod> pods = new java.util.ArrayList<>(client.pods().inAnyNamespace().list().getItems());
+    pods.sort(java.util.Comparator.comparing((Pod p) -> p.getMetadata().getNamespace())
+        .thenComparing(p -> p.getMetadata().getName()));
     Set<String> present = new HashSet<>();
     int written = 0;
     for (Pod pod : pods) {
