@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,25 +34,9 @@ public final class ActionApplier {
 
   private final KubernetesClient client;
   private final LeanWrites lean;
-  /**
-   * Requests in flight beyond each reconcile thread's own one: a pass sends its concurrent creations and deletions
-   * without a thread each, and waits for their answers. Bounded: the client multiplexes every request over one
-   * HTTP/2 connection, and the API server refuses streams beyond its limit per connection ("too many concurrent
-   * streams"), which an unbounded number reached with 50 reconcile threads; 16 were too few (suspending 500 jobs,
-   * active 0 p99 went from 16 s to 35 s: docs/benchmarks.md).
-   */
-  static final int IN_FLIGHT = 64;
-  /**
-   * Of those, pod and service creations at most. Deletions free what others wait for (a suspension's {@code active}
-   * 0 is what Kueue waits for), so they may take the whole bound; creations only queue up at a saturated API server,
-   * beside the scheduler's bindings and the kubelets' status updates that the pods already created need before they
-   * run. With 64 for creations too, resuming 500 jobs of four (every pass sending its four pods at once) doubled the
-   * API server's time per pod creation and per binding, and the jobs reached {@code Running} 40% later
-   * (docs/benchmarks.md).
-   */
-  static final int CREATIONS_IN_FLIGHT = 16;
-  private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
-  private final Semaphore creationsInFlight = new Semaphore(CREATIONS_IN_FLIGHT);
+  static final int IN_FLIGHT = RequestsInFlight.IN_FLIGHT;
+  static final int CREATIONS_IN_FLIGHT = RequestsInFlight.CREATIONS_IN_FLIGHT;
+  private final RequestsInFlight inFlight = new RequestsInFlight();
 
   public ActionApplier(KubernetesClient client) {
     this.client = client;
@@ -197,50 +180,22 @@ public final class ActionApplier {
    */
   private Runnable sent(HasMetadata job, String ns, Action action, EventRecorder events, boolean own) {
     if (action instanceof Action.CreatePod a && !a.carriedByJob()) {
-      CompletableFuture<String> answer = limitedCreation(own, () -> lean.createAsync(ns, "pods", a.pod()));
+      CompletableFuture<String> answer = inFlight.creation(own, () -> lean.createAsync(ns, "pods", a.pod()));
       return () -> created(job, "Pod", a.name(), answer, () -> client.pods().inNamespace(ns).withName(a.name()).get(),
           events);
     } else if (action instanceof Action.CreateService a) {
-      CompletableFuture<String> answer = limitedCreation(own, () -> lean.createAsync(ns, "services", a.service()));
+      CompletableFuture<String> answer = inFlight.creation(own, () -> lean.createAsync(ns, "services", a.service()));
       return () -> created(job, "Service", a.name(), answer,
           () -> client.services().inNamespace(ns).withName(a.name()).get(), events);
     } else if (action instanceof Action.DeletePod a && a.carrierJob() == null) {
       CompletableFuture<String> answer =
-          limited(own, () -> lean.deleteAsync(ns, "pods", a.name(), a.resourceVersion()));
+          inFlight.deletion(own, () -> lean.deleteAsync(ns, "pods", a.name(), a.resourceVersion()));
       return () -> podDeleted(job, a, () -> LeanWrites.answer(answer), events);
     } else if (action instanceof Action.DeleteService a) {
-      CompletableFuture<String> answer = limited(own, () -> lean.deleteAsync(ns, "services", a.name(), null));
+      CompletableFuture<String> answer = inFlight.deletion(own, () -> lean.deleteAsync(ns, "services", a.name(), null));
       return () -> delete(() -> LeanWrites.answer(answer));
     }
     return null;
-  }
-
-  /** Sends the request, first taking one of {@link #IN_FLIGHT} unless it is this thread's own; given back on answer. */
-  private CompletableFuture<String> limited(boolean own, Supplier<CompletableFuture<String>> send) {
-    return own ? send.get() : limited(inFlight, send);
-  }
-
-  /** As {@link #limited(boolean, Supplier)}, a creation: one of {@link #CREATIONS_IN_FLIGHT} as well. */
-  private CompletableFuture<String> limitedCreation(boolean own, Supplier<CompletableFuture<String>> send) {
-    return own ? send.get() : limited(creationsInFlight, () -> limited(inFlight, send));
-  }
-
-  private static CompletableFuture<String> limited(Semaphore bound, Supplier<CompletableFuture<String>> send) {
-    try {
-      bound.acquire();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return CompletableFuture.failedFuture(new KubernetesClientException("Interrupted before sending", e));
-    }
-    CompletableFuture<String> answer;
-    try {
-      answer = send.get();
-    } catch (RuntimeException e) {
-      bound.release();
-      return CompletableFuture.failedFuture(e);
-    }
-    answer.whenComplete((body, failure) -> bound.release());
-    return answer;
   }
 
   /** Of two failures of one wave, the one that ends the job wins: it is the one the user must act on. */
