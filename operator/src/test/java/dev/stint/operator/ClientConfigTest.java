@@ -37,4 +37,27 @@ class ClientConfigTest {
         KUBECONFIG.formatted("client-certificate-data: Y2VydA==, client-key-data: a2V5, token: abc"));
     assertThat(ClientConfig.forRun(config)).isSameAs(config);
   }
+
+  @Test
+  void aWatchTheApiServerEndedIsStartedAgainWithinATenthOfASecond() {
+    Config config = Config.fromKubeconfig(KUBECONFIG.formatted("token: abc"));
+    assertThat(config.getWatchReconnectInterval()).isEqualTo(1000);
+    assertThat(ClientConfig.forRun(config, name -> null).getWatchReconnectInterval())
+        .isEqualTo(ClientConfig.WATCH_RECONNECT_MILLIS).isEqualTo(100);
+  }
+
+  @Test
+  void aCertificateOnlyConfigKeepsTheShorterWatchReconnect() {
+    Config config = Config.fromKubeconfig(KUBECONFIG.formatted("client-certificate-data: Y2VydA==, client-key-data: a2V5"));
+    assertThat(ClientConfig.forRun(config, name -> null).getWatchReconnectInterval()).isEqualTo(100);
+  }
+
+  @Test
+  void aWatchReconnectIntervalTheUserSetIsKept() {
+    Config config = Config.fromKubeconfig(KUBECONFIG.formatted("token: abc"));
+    config.setWatchReconnectInterval(2500);
+    Config run = ClientConfig.forRun(config,
+        name -> Config.KUBERNETES_WATCH_RECONNECT_INTERVAL_SYSTEM_PROPERTY.equals(name) ? "2500" : null);
+    assertThat(run.getWatchReconnectInterval()).isEqualTo(2500);
+  }
 }
