@@ -18,15 +18,36 @@ import java.util.regex.Pattern;
 final class ApiMetrics {
   static final String REQUESTS = "apiserver_request_total{";
   static final String SECONDS = "apiserver_request_duration_seconds_sum{";
+  static final String WATCHERS_ENDED = "apiserver_terminated_watchers_total{";
   private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
   private ApiMetrics() {
   }
 
-  /** The API server's requests and their seconds, from its /metrics. */
-  static RequestTotals scrape(KubernetesClient client) {
+  /** The API server's requests and their seconds, its refusals and the watches it ended, from its /metrics. */
+  static ApiServerMetrics scrape(KubernetesClient client) {
     String text = client.raw("/metrics");
-    return new RequestTotals(parse(text, REQUESTS), parse(text, SECONDS));
+    return new ApiServerMetrics(new RequestTotals(parse(text, REQUESTS), parse(text, SECONDS)), refused(text),
+        watchersEnded(text));
+  }
+
+  /** Requests answered with a code of 400 or more, keyed {@code "VERB resource code"}, e.g. {@code "PATCH pods/status 422"}. */
+  static Map<String, Double> refused(String text) {
+    Map<String, Double> sums = sum(text, REQUESTS, labels -> {
+      String code = labels.getOrDefault("code", "");
+      return code.matches("[45]\\d\\d") ? key(labels) + " " + code : "";
+    });
+    sums.remove("");
+    return sums;
+  }
+
+  /**
+   * The watches the API server ended because their client did not take the events fast enough (its watch cache
+   * could not hand them over within its time budget), by resource; each such client watches again.
+   */
+  static Map<String, Double> watchersEnded(String text) {
+    return sum(text, WATCHERS_ENDED, labels -> labels.getOrDefault("resource", "?")
+        + (labels.getOrDefault("group", "").isEmpty() ? "" : " (" + labels.get("group") + ")"));
   }
 
   /** Request counts keyed {@code "VERB resource[/subresource][ (group)]"}, e.g. {@code "PATCH pytorchjobs/status (kubeflow.org)"}. */

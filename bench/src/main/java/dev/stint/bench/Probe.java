@@ -71,7 +71,7 @@ final class Probe {
   final class Scope {
     final ScenarioResult result = new ScenarioResult();
     private final long start;
-    private final RequestTotals apiBefore;
+    private final ApiServerMetrics apiBefore;
     private final RequestTotals operatorTimesBefore;
     private final ProcStats.Sample operatorBefore;
     private final Map<String, ProcStats.Sample> componentsBefore = new LinkedHashMap<>();
@@ -110,9 +110,11 @@ final class Probe {
       if (errors > 0) {
         result.notes.add(errors + " driver requests failed");
       }
-      RequestTotals api = ApiMetrics.scrape(client).since(apiBefore);
-      result.apiRequests = api.counts();
-      result.apiSeconds = api.seconds();
+      ApiServerMetrics api = ApiMetrics.scrape(client).since(apiBefore);
+      result.apiRequests = api.requests().counts();
+      result.apiSeconds = api.requests().seconds();
+      result.apiRefused = api.refused();
+      result.watchersEnded = api.watchersEnded();
       RequestTotals times = OperatorRequestTimes.scrape(operatorMetrics).since(operatorTimesBefore);
       result.operatorRequestSeconds = times.seconds();
       result.operatorRequests = times.counts();

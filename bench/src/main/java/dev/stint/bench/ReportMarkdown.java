@@ -206,6 +206,7 @@ final class ReportMarkdown {
             .toList())));
     row(driver);
     md.append('\n');
+    refusedAndEnded(r);
     // watches left out of the times: they last as long as they stay open
     md.append("API server time per request in ms, by verb and resource (apiserver_request_duration_seconds, every "
         + "client; from the request's arrival to its answer):\n\n");
@@ -222,6 +223,37 @@ final class ReportMarkdown {
       });
       md.append('\n');
     }
+  }
+
+  /**
+   * Refused requests per job and the watches the API server ended (counts): under load kwok plays a pod's stage a second
+   * time on a stale copy, and the API server refuses the patch (422); a run with many of those did more work.
+   */
+  private void refusedAndEnded(RunResult r) {
+    List<String> refused = keysOver(r, s -> s.apiRefused, null);
+    Map<String, Double> ended = new LinkedHashMap<>();
+    r.scenarios.forEach(s -> s.watchersEnded.forEach((k, v) -> ended.merge(k, v, Double::sum)));
+    if (refused.isEmpty() && ended.isEmpty()) {
+      return;
+    }
+    md.append("Refused requests per job (code 400 or more, every client; rows under 0.1 per job left out), and "
+        + "watches the API server ended because their client fell behind (apiserver_terminated_watchers_total, "
+        + "a count):\n\n");
+    List<String> header = new ArrayList<>(List.of("request"));
+    r.scenarios.forEach(s -> header.add(s.name));
+    row(header);
+    separator(header.size());
+    for (String k : refused) {
+      List<String> cells = new ArrayList<>(List.of(k));
+      r.scenarios.forEach(s -> cells.add(num(s.apiRefused.getOrDefault(k, 0.0) / Math.max(1, s.jobs))));
+      row(cells);
+    }
+    for (String k : ended.keySet()) {
+      List<String> cells = new ArrayList<>(List.of("watches ended: " + k));
+      r.scenarios.forEach(s -> cells.add(num(s.watchersEnded.getOrDefault(k, 0.0))));
+      row(cells);
+    }
+    md.append('\n');
   }
 
   /** The keys of {@code counts} at 0.1 per job or more in some scenario, largest first, but those starting {@code skip} (unless null). */

@@ -29,6 +29,10 @@ public final class ScenarioResult {
   /** apiserver_request_total deltas by "VERB resource", all clients together. */
   public Map<String, Double> apiRequests = new LinkedHashMap<>();
   public double apiRequestsTotal;
+  /** Of those, the ones answered with a code of 400 or more, by "VERB resource code". */
+  public Map<String, Double> apiRefused = new LinkedHashMap<>();
+  /** apiserver_terminated_watchers_total deltas by resource: watches the API server ended for falling behind. */
+  public Map<String, Double> watchersEnded = new LinkedHashMap<>();
   /** apiserver_request_duration_seconds_sum deltas by the same keys: the API server's time answering them. */
   public Map<String, Double> apiSeconds = new LinkedHashMap<>();
   /** The operator's own requests and seconds waiting for their answers, by "verb resource" (its /metrics; empty without). */

@@ -46,4 +46,25 @@ class ApiMetricsTest {
     assertThat(ApiMetrics.diff(before, after)).containsExactly(
         Map.entry("POST pods", 40.0), Map.entry("APPLY pytorchjobs/status (kubeflow.org)", 1.0));
   }
+
+  @Test
+  void refusedRequestsAreKeyedWithTheirCodeAndTheEndedWatchesByResource() {
+    String text = BEFORE + """
+        apiserver_request_total{code="422",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="status",verb="PATCH",version="v1"} 7
+        apiserver_request_total{code="404",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="",verb="DELETE",version="v1"} 4
+        apiserver_terminated_watchers_total{group="",resource="pods"} 35
+        apiserver_terminated_watchers_total{group="kubeflow.org",resource="pytorchjobs"} 2
+        """;
+    assertThat(ApiMetrics.refused(text)).containsOnly(Map.entry("POST pods 409", 2.0),
+        Map.entry("PATCH pods/status 422", 7.0), Map.entry("DELETE pods 404", 4.0));
+    assertThat(ApiMetrics.watchersEnded(text)).containsOnly(Map.entry("pods", 35.0),
+        Map.entry("pytorchjobs (kubeflow.org)", 2.0));
+    ApiServerMetrics before = new ApiServerMetrics(RequestTotals.NONE, ApiMetrics.refused(BEFORE),
+        ApiMetrics.watchersEnded(BEFORE));
+    ApiServerMetrics after = new ApiServerMetrics(RequestTotals.NONE, ApiMetrics.refused(text),
+        ApiMetrics.watchersEnded(text));
+    assertThat(after.since(before).refused()).containsOnly(Map.entry("PATCH pods/status 422", 7.0),
+        Map.entry("DELETE pods 404", 4.0));
+    assertThat(after.since(before).watchersEnded()).containsEntry("pods", 35.0);
+  }
 }
