@@ -226,8 +226,9 @@ final class ReportMarkdown {
   }
 
   /**
-   * Refused requests per job and the watches the API server ended (counts): under load kwok plays a pod's stage a second
-   * time on a stale copy, and the API server refuses the patch (422); a run with many of those did more work.
+   * Refused requests per job and the watches the API server ended (counts): work the control plane did for nothing
+   * (kwok as published replayed pods' stages after each new watch, and the API server refused those patches, 422),
+   * and watches that fell behind, which their clients opened again.
    */
   private void refusedAndEnded(RunResult r) {
     List<String> refused = keysOver(r, s -> s.apiRefused, null);
@@ -239,20 +240,12 @@ final class ReportMarkdown {
     md.append("Refused requests per job (code 400 or more, every client; rows under 0.1 per job left out), and "
         + "watches the API server ended because their client fell behind (apiserver_terminated_watchers_total, "
         + "a count):\n\n");
-    List<String> header = new ArrayList<>(List.of("request"));
-    r.scenarios.forEach(s -> header.add(s.name));
-    row(header);
-    separator(header.size());
-    for (String k : refused) {
-      List<String> cells = new ArrayList<>(List.of(k));
-      r.scenarios.forEach(s -> cells.add(num(s.apiRefused.getOrDefault(k, 0.0) / Math.max(1, s.jobs))));
-      row(cells);
-    }
-    for (String k : ended.keySet()) {
-      List<String> cells = new ArrayList<>(List.of("watches ended: " + k));
-      r.scenarios.forEach(s -> cells.add(num(s.watchersEnded.getOrDefault(k, 0.0))));
-      row(cells);
-    }
+    String endedPrefix = "watches ended: ";
+    List<String> keys = new ArrayList<>(refused);
+    ended.keySet().forEach(k -> keys.add(endedPrefix + k));
+    perKeyRows(r, keys, (s, k) -> k.startsWith(endedPrefix)
+        ? num(s.watchersEnded.getOrDefault(k.substring(endedPrefix.length()), 0.0))
+        : num(s.apiRefused.getOrDefault(k, 0.0) / Math.max(1, s.jobs)));
     md.append('\n');
   }
 
