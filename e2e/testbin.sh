@@ -144,7 +144,7 @@ build_kwok() {
   log "building kwok $v"
   begin "$STINT_KWOK_BIN"
   # kwok $v watches again from resourceVersion "0" after every end of a watch, and the API server then sends it every
-  # pod again: under a burst it ends kwok's pod watch 20 to 40 times, and each time kwok decoded every pod and played
+  # pod again: under a burst it ended kwok's pod watch 20 to 46 times, and each time kwok decoded every pod and played
   # the stage of those it was busy with a second time (a patch the API server refuses). A kubelet watches again from
   # where it left off; so does kwok with e2e/kwok-watch-resume.patch (docs/benchmarks.md, "Watches the API server ends").
   local src="$WORK/kwok-src"

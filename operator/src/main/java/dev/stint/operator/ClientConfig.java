@@ -32,6 +32,9 @@ import java.util.function.UnaryOperator;
  * times the first wait).
  */
 final class ClientConfig {
+  /** The first wait before a watch the API server ended is started again. */
+  static final int WATCH_RECONNECT_MILLIS = 100;
+
   private ClientConfig() {
   }
 
@@ -61,9 +64,6 @@ final class ClientConfig {
       }
     }).build();
   }
-
-  /** The first wait before a watch the API server ended is started again. */
-  static final int WATCH_RECONNECT_MILLIS = 100;
 
   static Config forRun(Config config) {
     return forRun(config, Utils::getSystemPropertyOrEnvVar);
