@@ -143,16 +143,20 @@ build_kwok() {
   local v="$STINT_KWOK_VERSION" out="$STINT_KWOK_BIN.tmp"
   log "building kwok $v"
   begin "$STINT_KWOK_BIN"
-  # kwok $v watches again from resourceVersion "0" after every end of a watch, and the API server then sends it every
-  # pod again: under a burst it ended kwok's pod watch 20 to 46 times, and each time kwok decoded every pod and played
-  # the stage of those it was busy with a second time (a patch the API server refuses). A kubelet watches again from
-  # where it left off; so does kwok with e2e/kwok-watch-resume.patch (docs/benchmarks.md, "Watches the API server ends").
-  local src="$WORK/kwok-src"
-  rm -rf "$src" && copy_from_module "sigs.k8s.io/kwok@$v" . "$src" .
-  (cd "$src" && { if command -v patch >/dev/null; then patch -p1 --quiet; else git apply -p1 -; fi; } \
-      < "$HERE/kwok-watch-resume.patch" \
-    && GOFLAGS=-mod=mod $NICE go build -trimpath -ldflags="-s -w" -o "$out/kwok" ./cmd/kwok) \
-    || die "could not build the patched kwok $v"
+  if [ -z "${STINT_KWOK_RESUME:-}" ]; then
+    GOBIN="$out" $NICE go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kwok/cmd/kwok@$v"
+  else
+    # kwok $v watches again from resourceVersion "0" after every end of a watch, and the API server then sends it every
+    # pod again: under a burst it ended kwok's pod watch 20 to 46 times, and each time kwok decoded every pod and played
+    # the stage of those it was busy with a second time (a patch the API server refuses). With the patch it watches
+    # again from where it left off, as a kubelet does (docs/benchmarks.md, "Watches the API server ends").
+    local src="$WORK/kwok-src"
+    rm -rf "$src" && copy_from_module "sigs.k8s.io/kwok@$v" . "$src" .
+    (cd "$src" && { if command -v patch >/dev/null; then patch -p1 --quiet; else git apply -p1 -; fi; } \
+        < "$HERE/kwok-watch-resume.patch" \
+      && GOFLAGS=-mod=mod $NICE go build -trimpath -ldflags="-s -w" -o "$out/kwok" ./cmd/kwok) \
+      || die "could not build the patched kwok $v"
+  fi
   # Stage YAMLs ship inside the module; take them from the same version as the binary.
   copy_from_module "sigs.k8s.io/kwok@$v" kustomize/stage "$out/stages" .
   "$out/kwok" --version >&2 || true
