@@ -34,8 +34,6 @@ public final class ActionApplier {
 
   private final KubernetesClient client;
   private final LeanWrites lean;
-  static final int IN_FLIGHT = RequestsInFlight.IN_FLIGHT;
-  static final int CREATIONS_IN_FLIGHT = RequestsInFlight.CREATIONS_IN_FLIGHT;
   private final RequestsInFlight inFlight = new RequestsInFlight();
 
   public ActionApplier(KubernetesClient client) {
@@ -137,11 +135,11 @@ public final class ActionApplier {
   }
 
   /**
-   * The largest wave: deletions sent at once at most (the reconcile thread's own and those {@link #IN_FLIGHT}
-   * allows); creations built and sent together, of which {@link #CREATIONS_IN_FLIGHT} and the thread's own are in
-   * flight at a time.
+   * The largest wave: deletions sent at once at most (the reconcile thread's own and those
+   * {@link RequestsInFlight#IN_FLIGHT} allows); creations built and sent together, of which
+   * {@link RequestsInFlight#CREATIONS_IN_FLIGHT} and the thread's own are in flight at a time.
    */
-  public static final int MAX_WAVE = IN_FLIGHT + 1;
+  public static final int MAX_WAVE = RequestsInFlight.IN_FLIGHT + 1;
 
   /**
    * Sends every action of the batch that {@link LeanWrites} carries before waiting for any answer, then settles them
@@ -175,8 +173,8 @@ public final class ActionApplier {
 
   /**
    * Sends the action's request now, if {@link LeanWrites} carries it, and returns what settles it once answered;
-   * null for an action that runs as a blocking call. The request takes one of {@link #IN_FLIGHT} unless it is this
-   * thread's {@code own}.
+   * null for an action that runs as a blocking call. The request takes one of {@link RequestsInFlight#IN_FLIGHT} unless
+   * it is this thread's {@code own}.
    */
   private Runnable sent(HasMetadata job, String ns, Action action, EventRecorder events, boolean own) {
     if (action instanceof Action.CreatePod a && !a.carriedByJob()) {

@@ -24,7 +24,8 @@ final class RequestsInFlight {
    * beside the scheduler's bindings and the kubelets' status updates that the pods already created need before they
    * run. With 64 for creations too, resuming 500 jobs of four (every pass sending its four pods at once) doubled the
    * API server's time per pod creation and per binding, and the jobs reached {@code Running} 40% later
-   * (docs/benchmarks.md).
+   * (docs/benchmarks.md; measured on kwok as published, whose re-watches then loaded the API server too; 48 measured
+   * once on the patched kwok did not decide it).
    */
   static final int CREATIONS_IN_FLIGHT = 16;
   private final Semaphore all = new Semaphore(IN_FLIGHT);

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * How many requests a pass has in flight, on an API server that holds every pod creation's or deletion's answer until
  * as many as it waits for have arrived: a wave of deletions goes out whole before any answer is awaited, creations
- * take at most {@link ActionApplier#CREATIONS_IN_FLIGHT} beyond the pass's own request, and passes running side by
+ * take at most {@link RequestsInFlight#CREATIONS_IN_FLIGHT} beyond the pass's own request, and passes running side by
  * side share the bounds.
  */
 class ActionApplierInFlightTest {
@@ -81,19 +81,19 @@ class ActionApplierInFlightTest {
 
   @Test
   void creationsTakeNoMoreThanTheirOwnBound() {
-    holdUntil = ActionApplier.CREATIONS_IN_FLIGHT + 1;
+    holdUntil = RequestsInFlight.CREATIONS_IN_FLIGHT + 1;
     applier.apply(JOB, createPods("p", ActionApplier.MAX_WAVE), events, true);
 
     assertThat(done).hasSize(ActionApplier.MAX_WAVE);
     assertThat(mostInFlight).as("the pass's own creation and the creations' bound")
-        .isEqualTo(ActionApplier.CREATIONS_IN_FLIGHT + 1);
+        .isEqualTo(RequestsInFlight.CREATIONS_IN_FLIGHT + 1);
   }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"deletions", "creations"})
   void passesSideBySideShareTheBoundBeyondEachOnesOwnRequest(String what) throws Exception {
     boolean deletions = what.equals("deletions");
-    int bound = (deletions ? ActionApplier.IN_FLIGHT : ActionApplier.CREATIONS_IN_FLIGHT) + 2;
+    int bound = (deletions ? RequestsInFlight.IN_FLIGHT : RequestsInFlight.CREATIONS_IN_FLIGHT) + 2;
     holdUntil = bound;
     ExecutorService reconcileThreads = Executors.newFixedThreadPool(2);
     try {
