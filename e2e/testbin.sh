@@ -3,7 +3,7 @@
 # the ordinary `go` command (no Docker, no binary downloads):
 #   kube-apiserver, kube-controller-manager, kube-scheduler  (k8s.io/kubernetes, via a wrapper module)
 #   etcd                                                     (go.etcd.io/etcd/server/v3, via a wrapper module)
-#   kwok + its stage YAMLs                                   (sigs.k8s.io/kwok, go install)
+#   kwok + its stage YAMLs                                   (sigs.k8s.io/kwok, patched, go build)
 #   kueue + its CRDs (crds/)                                 (sigs.k8s.io/kueue, go install; ~7 min cold on 2 cores)
 #   helm                                                     (helm.sh/helm/v4, via a wrapper module)
 #   prometheus, promtool                                     (github.com/prometheus/prometheus, via a wrapper module)
@@ -29,7 +29,14 @@ command -v go >/dev/null || die "go is not on PATH"
 
 kube_done()  { [ -f "$STINT_KUBE_BIN/.stamp" ] && { [ "$WANT_KUBECTL" != 1 ] || [ -x "$STINT_KUBE_BIN/kubectl" ]; }; }
 etcd_done()  { [ -f "$STINT_ETCD_BIN/.stamp" ]; }
-kwok_done()  { [ -f "$STINT_KWOK_BIN/.stamp" ]; }
+kwok_patches() { echo "kwok-uid-preconditions.patch${STINT_KWOK_RESUME:+ kwok-watch-resume.patch}"; }
+# the stamp names the patches by content, so that a changed patch builds kwok again
+kwok_stamp() {
+  local p; echo -n "sigs.k8s.io/kwok $STINT_KWOK_VERSION"
+  for p in $(kwok_patches); do echo -n " + $p $(sha256sum < "$HERE/$p" | cut -c1-12)"; done; echo
+}
+
+kwok_done()  { [ "$(cat "$STINT_KWOK_BIN/.stamp" 2>/dev/null)" = "$(kwok_stamp)" ]; }
 kueue_done() { [ -f "$STINT_KUEUE_BIN/.stamp" ]; }
 helm_done()  { [ -f "$STINT_HELM_BIN/.stamp" ]; }
 prometheus_done() { [ -f "$STINT_PROMETHEUS_BIN/.stamp" ]; }
@@ -140,27 +147,29 @@ copy_from_module() {
 }
 
 build_kwok() {
-  local v="$STINT_KWOK_VERSION" out="$STINT_KWOK_BIN.tmp"
-  log "building kwok $v"
+  local v="$STINT_KWOK_VERSION" out="$STINT_KWOK_BIN.tmp" src="$WORK/kwok-src" p
+  # kwok $v with Stint's patches, built from its module source:
+  # - kwok-uid-preconditions.patch, always: kwok deletes and patches a pod by name from its copy of the pod, and a stale
+  #   copy (a grace-0 deletion's update comes before its deletion, kwok plays it after) deleted the pod a controller
+  #   had made since under the same name; a gang restart of 100 pods went on deleting and recreating for minutes
+  #   (GangRestartTimingIT). With the patch the API server refuses whatever is meant for another pod's UID.
+  # - kwok-watch-resume.patch, with STINT_KWOK_RESUME=1 (the benchmark): kwok watches again from where it left off,
+  #   not from resourceVersion "0", which replayed every pod each time the API server ended its watch
+  #   (docs/benchmarks.md, "Watches the API server ends").
+  local patches; read -ra patches <<< "$(kwok_patches)"
+  log "building kwok $v with ${patches[*]}"
   begin "$STINT_KWOK_BIN"
-  if [ -z "${STINT_KWOK_RESUME:-}" ]; then
-    GOBIN="$out" $NICE go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kwok/cmd/kwok@$v"
-  else
-    # kwok $v watches again from resourceVersion "0" after every end of a watch, and the API server then sends it every
-    # pod again: under a burst it ended kwok's pod watch 20 to 46 times, and each time kwok decoded every pod and played
-    # the stage of those it was busy with a second time (a patch the API server refuses). With the patch it watches
-    # again from where it left off, as a kubelet does (docs/benchmarks.md, "Watches the API server ends").
-    local src="$WORK/kwok-src"
-    rm -rf "$src" && copy_from_module "sigs.k8s.io/kwok@$v" . "$src" .
-    (cd "$src" && { if command -v patch >/dev/null; then patch -p1 --quiet; else git apply -p1 -; fi; } \
-        < "$HERE/kwok-watch-resume.patch" \
-      && GOFLAGS=-mod=mod $NICE go build -trimpath -ldflags="-s -w" -o "$out/kwok" ./cmd/kwok) \
-      || die "could not build the patched kwok $v"
-  fi
+  rm -rf "$src" && copy_from_module "sigs.k8s.io/kwok@$v" . "$src" .
+  for p in "${patches[@]}"; do
+    (cd "$src" && if command -v patch >/dev/null; then patch -p1 --quiet; else git apply -p1 -; fi) < "$HERE/$p" \
+      || die "could not apply e2e/$p to kwok $v"
+  done
+  (cd "$src" && GOFLAGS=-mod=mod $NICE go build -trimpath -ldflags="-s -w" -o "$out/kwok" ./cmd/kwok) \
+    || die "could not build the patched kwok $v"
   # Stage YAMLs ship inside the module; take them from the same version as the binary.
   copy_from_module "sigs.k8s.io/kwok@$v" kustomize/stage "$out/stages" .
   "$out/kwok" --version >&2 || true
-  finish "$STINT_KWOK_BIN" "sigs.k8s.io/kwok $v"
+  finish "$STINT_KWOK_BIN" "$(kwok_stamp)"
 }
 
 build_kueue() {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,6 +42,22 @@ class GangRestartTimingIT {
   boolean running(String name) {
     PyTorchJob job = cluster.resources(PyTorchJob.class).withName(name).get();
     return job != null && job.getStatus() != null && job.getStatus().isTrue("Running");
+  }
+
+  /**
+   * What the cluster held when the wait ran out (each pod's UID, attempt, node, phase and deletion, and the job's
+   * status), so that a hang says whether the pods, the kubelet (kwok) or the operator stopped.
+   */
+  void dumpState(String name, int createdSeen, Instant runningAgainSeen) {
+    System.out.printf("GANG-RESTART TIMEOUT %s: new pods seen %d, Running again seen %s%n", name, createdSeen,
+        runningAgainSeen);
+    for (Pod p : cluster.pods().withLabel("training.kubeflow.org/job-name", name).list().getItems()) {
+      System.out.printf("  pod %s uid=%s attempt=%s node=%s phase=%s deletion=%s created=%s%n",
+          p.getMetadata().getName(), p.getMetadata().getUid(), p.getMetadata().getLabels().get(ATTEMPT),
+          p.getSpec().getNodeName(), p.getStatus() == null ? null : p.getStatus().getPhase(),
+          p.getMetadata().getDeletionTimestamp(), p.getMetadata().getCreationTimestamp());
+    }
+    System.out.println("  job " + Kubectl.run("get", "pytorchjob", name, "-n", cluster.ns(), "-o", "yaml").stdout());
   }
 
   @ParameterizedTest(name = "N = {0}")
@@ -87,7 +104,12 @@ class GangRestartTimingIT {
         })) {
       failedFallback.set(Instant.now());
       Kubectl.run("annotate", "pod", member, "-n", cluster.ns(), "stint.dev/kwok-exit-code=137").assertOk();
-      await().atMost(WAIT).until(() -> runningAgain.get() != null && created.size() == replicas);
+      try {
+        await().atMost(WAIT).until(() -> runningAgain.get() != null && created.size() == replicas);
+      } catch (ConditionTimeoutException e) {
+        dumpState(name, created.size(), runningAgain.get());
+        throw e;
+      }
     }
     Instant lastCreated = created.values().stream().max(Instant::compareTo).orElseThrow();
     failed.compareAndSet(null, failedFallback.get()); // the watch missed Failed: from the exit's annotation
