@@ -12,9 +12,9 @@
 
 STINT_KUBE_BIN="$STINT_TESTBIN_DIR/kubernetes-$STINT_KUBE_VERSION"
 STINT_ETCD_BIN="$STINT_TESTBIN_DIR/etcd-$STINT_ETCD_VERSION"
-# kwok is built with e2e/kwok-uid-preconditions.patch (testbin.sh says why); STINT_KWOK_RESUME=1 adds
-# e2e/kwok-watch-resume.patch (it watches again from where it left off, not from "0"), for the benchmark
-STINT_KWOK_BIN="$STINT_TESTBIN_DIR/kwok-$STINT_KWOK_VERSION-stint${STINT_KWOK_RESUME:+-resume}"
+# kwok is built with e2e/kwok-uid-preconditions.patch, kwok-lease-seen.patch and kwok-watch-resume.patch (testbin.sh
+# says why)
+STINT_KWOK_BIN="$STINT_TESTBIN_DIR/kwok-$STINT_KWOK_VERSION-stint"
 STINT_KUEUE_BIN="$STINT_TESTBIN_DIR/kueue-$STINT_KUEUE_VERSION"
 STINT_HELM_BIN="$STINT_TESTBIN_DIR/helm-$STINT_HELM_VERSION"
 STINT_PROMETHEUS_BIN="$STINT_TESTBIN_DIR/prometheus-$STINT_PROMETHEUS_VERSION"

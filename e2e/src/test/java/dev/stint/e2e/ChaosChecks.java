@@ -94,7 +94,8 @@ final class ChaosChecks {
       ChaosJob job = e.getKey();
       job.quarantined = e.getValue();
       run.findings.add("round " + round + ": " + job + " (" + job.describeDriving() + ") did not converge within "
-          + ChaosIT.CONVERGE.toSeconds() + " s: " + e.getValue() + "\n" + statusWriters(job) + evidence(job));
+          + ChaosIT.CONVERGE.toSeconds() + " s: " + e.getValue() + "\n" + statusWriters(job) + evidence(job)
+          + KwokLog.about(run.ns, job.name));
     }
     for (String s : stray) {
       run.findings.add("round " + round + ": " + s);
