@@ -179,16 +179,24 @@ final class ReportMarkdown {
       s.latencies.forEach((m, l) -> row(List.of(s.name, m, num(l.p50()), num(l.p95()), num(l.p99()), num(l.max()),
           l.count() + (l.missing() > 0 ? " (**" + l.missing() + "**)" : ""))));
     }
-    md.append("\nCPU seconds of the control plane per scenario:\n\n");
+    // the whole machine: on two cores a scenario keeps 1.6 to 1.8 busy, so what a job costs all of them together,
+    // not the operator alone, sets how fast jobs go through (docs/benchmarks.md)
+    md.append("\nCPU seconds of the control plane per scenario; the last columns add the operator's: the whole "
+        + "machine's CPU, the cores it kept busy, and its CPU per job:\n\n");
     List<String> header = new ArrayList<>(List.of("scenario"));
     Set<String> comps = new LinkedHashSet<>();
     r.scenarios.forEach(s -> comps.addAll(s.componentCpuSeconds.keySet()));
     header.addAll(comps);
+    header.addAll(List.of("all (s)", "cores busy", "ms per job"));
     row(header);
     separator(header.size());
     for (ScenarioResult s : r.scenarios) {
       List<String> cells = new ArrayList<>(List.of(s.name));
       comps.forEach(c -> cells.add(num(s.componentCpuSeconds.get(c))));
+      double all = (s.operatorCpuSeconds == null ? 0 : s.operatorCpuSeconds)
+          + s.componentCpuSeconds.values().stream().mapToDouble(v -> v == null ? 0 : v).sum();
+      cells.addAll(List.of(num(all), String.format("%.2f", all / Math.max(1e-9, s.wallSeconds)),
+          num(1000 * all / Math.max(1, s.jobs))));
       row(cells);
     }
     apiTable(r);
