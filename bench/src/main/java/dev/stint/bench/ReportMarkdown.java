@@ -179,7 +179,7 @@ final class ReportMarkdown {
       s.latencies.forEach((m, l) -> row(List.of(s.name, m, num(l.p50()), num(l.p95()), num(l.p99()), num(l.max()),
           l.count() + (l.missing() > 0 ? " (**" + l.missing() + "**)" : ""))));
     }
-    // the whole machine: on two cores a scenario keeps 1.6 to 1.8 busy, so what a job costs all of them together,
+    // the whole machine: on two cores a scenario keeps 1.5 to 1.9 busy, so what a job costs all of them together,
     // not the operator alone, sets how fast jobs go through (docs/benchmarks.md)
     md.append("\nCPU seconds of the control plane per scenario; the last columns add the operator's: the whole "
         + "machine's CPU, the cores it kept busy, and its CPU per job:\n\n");
