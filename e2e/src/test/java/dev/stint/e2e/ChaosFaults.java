@@ -161,13 +161,6 @@ final class ChaosFaults {
     if (pod == null) {
       return;
     }
-    String outNode = nodeOut(pod);
-    if (outNode != null) {
-      // kwok does not finish a pod deleted while its node is out: it ignores pods of nodes it does not hold, and
-      // takes this one up again only when the node is back and Ready, without its earlier events (a kubelet would)
-      System.out.println("           not deleting pod " + pod + ": its node " + outNode + " is out");
-      return;
-    }
     boolean gone = retry("delete pod " + pod,
         () -> !run.client.pods().inNamespace(run.ns).withName(pod).delete().isEmpty());
     if (gone) {
@@ -206,27 +199,6 @@ final class ChaosFaults {
     if (gone) {
       System.out.println("           deleted service " + svc);
       run.fault(Fault.DELETE_SERVICE);
-    }
-  }
-
-  /** The pod's node when this run deleted it and kwok does not hold it again yet (not Ready); else null. */
-  private String nodeOut(String pod) {
-    try {
-      var p = run.client.pods().inNamespace(run.ns).withName(pod).get();
-      String node = p == null ? null : p.getSpec().getNodeName();
-      if (node == null) {
-        return null;
-      }
-      if (deletedNodes.containsKey(node)) {
-        return node;
-      }
-      Node n = run.client.nodes().withName(node).get();
-      boolean ready = n != null && n.getStatus() != null && n.getStatus().getConditions() != null
-          && n.getStatus().getConditions().stream()
-              .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-      return ready ? null : node;
-    } catch (KubernetesClientException e) {
-      return null; // the API server is restarting: the deletion's own retries decide
     }
   }
 
