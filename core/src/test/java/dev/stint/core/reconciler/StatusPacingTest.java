@@ -45,6 +45,12 @@ class StatusPacingTest {
     return s;
   }
 
+  private static void succeeded(ReplicaStatus r, int active, int succeeded, String indexes) {
+    r.setActive(active);
+    r.setSucceeded(succeeded);
+    r.setSucceededIndexes(indexes);
+  }
+
   private static ReplicaStatus worker(JobStatus s) {
     return s.getReplicaStatuses().get("Worker");
   }
@@ -55,7 +61,11 @@ class StatusPacingTest {
       "Worker terminating 1 -> 0, true",
       "Worker terminating 1 -> 3, true",
       "Worker active 2 -> 1, false",
-      "Worker succeeded 0 -> 1, false",
+      "Worker succeeded 0 -> 1, true",
+      "Worker active 2 -> 1 and succeeded 0 -> 1 (index 1), true",
+      "Worker active 2 -> 0 and succeeded 0 -> 2 (indexes 0-1), true",
+      "Worker active 2 -> 0 and succeeded 0 -> 1, false",
+      "every pod active succeeded, false",
       "Worker failed 0 -> 1, false",
       "a new condition, false",
       "restarts 0 -> 1, false",
@@ -69,6 +79,13 @@ class StatusPacingTest {
       case "Worker terminating 1 -> 3" -> with(s -> worker(s).setTerminating(3));
       case "Worker active 2 -> 1" -> with(s -> worker(s).setActive(1));
       case "Worker succeeded 0 -> 1" -> with(s -> worker(s).setSucceeded(1));
+      case "Worker active 2 -> 1 and succeeded 0 -> 1 (index 1)" -> with(s -> succeeded(worker(s), 1, 1, "1"));
+      case "Worker active 2 -> 0 and succeeded 0 -> 2 (indexes 0-1)" -> with(s -> succeeded(worker(s), 0, 2, "0-1"));
+      case "Worker active 2 -> 0 and succeeded 0 -> 1" -> with(s -> succeeded(worker(s), 0, 1, "1"));
+      case "every pod active succeeded" -> with(s -> {
+        succeeded(worker(s), 0, 2, "0-1");
+        succeeded(s.getReplicaStatuses().get("Master"), 0, 1, "0");
+      });
       case "Worker failed 0 -> 1" -> with(s -> worker(s).setFailed(1));
       case "a new condition" -> with(s -> {
         JobCondition c = new JobCondition();
@@ -88,14 +105,34 @@ class StatusPacingTest {
   }
 
   @Test
+  void fewerSucceededIsNeverHeld() {
+    JobStatus current = with(s -> succeeded(worker(s), 1, 1, "1"));
+    JobStatus next = with(s -> succeeded(worker(s), 2, 0, null)); // a restart of the gang starts the counts again
+    assertThat(StatusPacing.onlyCountsMoveOn(current, next)).isFalse();
+  }
+
+  @Test
+  void aSuspensionsPodsLeavingAreHeldThoughNoneIsActive() {
+    JobStatus current = with(s -> {
+      s.getReplicaStatuses().put("Master", replica(0, 1));
+      s.getReplicaStatuses().put("Worker", replica(0, 3));
+    });
+    JobStatus next = with(s -> {
+      s.getReplicaStatuses().put("Master", replica(0, 1));
+      s.getReplicaStatuses().put("Worker", replica(0, 1));
+    });
+    assertThat(StatusPacing.onlyCountsMoveOn(current, next)).isTrue();
+  }
+
+  @Test
   void aFirstStatusOrANullOneIsNeverHeld() {
     assertThat(StatusPacing.onlyCountsMoveOn(null, written())).isFalse();
     assertThat(StatusPacing.onlyCountsMoveOn(new JobStatus(), written())).isFalse();
   }
 
-  @ParameterizedTest(name = "{0} ms after the last write: held for {1} ms")
-  @CsvSource({"0, 1000", "300, 700", "999, 1", "1000, -1", "5000, -1", "-60000, -1"})
-  void aCountsOnlyChangeWaitsUntilASecondAfterTheLastWrite(long sinceMillis, long heldMillis) {
+  @ParameterizedTest(name = "first seen {0} ms after the last write: held for {1} ms")
+  @CsvSource({"0, 1000", "300, 1000", "999, 1000", "5000, 1000", "-60000, -1"})
+  void aCountsOnlyChangeWaitsASecondFromWhenItWasFirstSeen(long sinceMillis, long heldMillis) {
     StatusPacing pacing = new StatusPacing();
     pacing.written("job", T0);
     JobStatus next = with(s -> worker(s).setActive(3));
@@ -105,8 +142,27 @@ class StatusPacingTest {
     assertThat(hold).isEqualTo(heldMillis < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(heldMillis)));
   }
 
+  @Test
+  void laterPassesHoldTheSameChangeOnlyUntilASecondAfterItWasFirstSeen() {
+    StatusPacing pacing = new StatusPacing();
+    pacing.written("job", T0);
+    JobStatus one = with(s -> worker(s).setActive(3));
+    JobStatus two = with(s -> succeeded(worker(s), 1, 1, "1"));
+
+    assertThat(pacing.hold("job", written(), one, T0.plusSeconds(30))).contains(Duration.ofSeconds(1));
+    // the next pod's change joins the one held: it waits for the same write
+    assertThat(pacing.hold("job", written(), two, T0.plusSeconds(30).plusMillis(700)))
+        .contains(Duration.ofMillis(300));
+    assertThat(pacing.hold("job", written(), two, T0.plusSeconds(31))).isEmpty();
+
+    pacing.written("job", T0.plusSeconds(31));
+    assertThat(pacing.hold("job", two, with(s -> succeeded(worker(s), 0, 2, "0-1")), T0.plusSeconds(40)))
+        .as("a write ends the hold; the next change starts its own")
+        .contains(Duration.ofSeconds(1));
+  }
+
   @ParameterizedTest(name = "Worker terminating 3 -> {0}, active {1}: held up to {2} s")
-  @CsvSource({"2, 2, 5", "1, 2, 5", "0, 2, 1", "4, 2, 1", "2, 3, 1"})
+  @CsvSource({"2, 2, 5", "1, 2, 5"})
   void fewerPodsStillGoingAwayWaitLongerThanTheirLastLeaving(int terminating, int active, long windowSeconds) {
     StatusPacing pacing = new StatusPacing();
     pacing.written("job", T0);
@@ -120,6 +176,21 @@ class StatusPacingTest {
 
     assertThat(hold).contains(Duration.ofSeconds(windowSeconds).minusMillis(500));
     assertThat(pacing.hold("job", current, next, T0.plusSeconds(windowSeconds))).isEmpty();
+  }
+
+  @ParameterizedTest(name = "Worker terminating 3 -> {0}, active {1}: held a second")
+  @CsvSource({"0, 2", "4, 2", "2, 3"})
+  void otherTerminatingChangesWaitTheOrdinaryWindow(int terminating, int active) {
+    StatusPacing pacing = new StatusPacing();
+    pacing.written("job", T0);
+    JobStatus current = with(s -> worker(s).setTerminating(3));
+    JobStatus next = with(s -> {
+      worker(s).setTerminating(terminating);
+      worker(s).setActive(active);
+    });
+
+    assertThat(pacing.hold("job", current, next, T0.plusMillis(500))).contains(Duration.ofSeconds(1));
+    assertThat(pacing.hold("job", current, next, T0.plusMillis(1500))).isEmpty();
   }
 
   @Test
