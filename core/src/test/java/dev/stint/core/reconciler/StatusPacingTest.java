@@ -161,9 +161,14 @@ class StatusPacingTest {
         .contains(Duration.ofSeconds(1));
   }
 
-  @ParameterizedTest(name = "Worker terminating 3 -> {0}, active {1}: held up to {2} s")
-  @CsvSource({"2, 2, 5", "1, 2, 5"})
-  void fewerPodsStillGoingAwayWaitLongerThanTheirLastLeaving(int terminating, int active, long windowSeconds) {
+  /**
+   * Fewer pods still going away wait five seconds from the last write; any other change of the counts a second from
+   * when it was first seen (here half a second after the last write).
+   */
+  @ParameterizedTest(name = "Worker terminating 3 -> {0}, active {1}: held {2} ms, out at {3} ms")
+  @CsvSource({"2, 2, 4500, 5000", "1, 2, 4500, 5000", "0, 2, 1000, 1500", "4, 2, 1000, 1500", "2, 3, 1000, 1500"})
+  void fewerPodsStillGoingAwayWaitLongerThanTheirLastLeaving(int terminating, int active, long heldMillis,
+                                                             long outAtMillis) {
     StatusPacing pacing = new StatusPacing();
     pacing.written("job", T0);
     JobStatus current = with(s -> worker(s).setTerminating(3));
@@ -172,25 +177,8 @@ class StatusPacingTest {
       worker(s).setActive(active);
     });
 
-    var hold = pacing.hold("job", current, next, T0.plusMillis(500));
-
-    assertThat(hold).contains(Duration.ofSeconds(windowSeconds).minusMillis(500));
-    assertThat(pacing.hold("job", current, next, T0.plusSeconds(windowSeconds))).isEmpty();
-  }
-
-  @ParameterizedTest(name = "Worker terminating 3 -> {0}, active {1}: held a second")
-  @CsvSource({"0, 2", "4, 2", "2, 3"})
-  void otherTerminatingChangesWaitTheOrdinaryWindow(int terminating, int active) {
-    StatusPacing pacing = new StatusPacing();
-    pacing.written("job", T0);
-    JobStatus current = with(s -> worker(s).setTerminating(3));
-    JobStatus next = with(s -> {
-      worker(s).setTerminating(terminating);
-      worker(s).setActive(active);
-    });
-
-    assertThat(pacing.hold("job", current, next, T0.plusMillis(500))).contains(Duration.ofSeconds(1));
-    assertThat(pacing.hold("job", current, next, T0.plusMillis(1500))).isEmpty();
+    assertThat(pacing.hold("job", current, next, T0.plusMillis(500))).contains(Duration.ofMillis(heldMillis));
+    assertThat(pacing.hold("job", current, next, T0.plusMillis(outAtMillis))).isEmpty();
   }
 
   @Test
