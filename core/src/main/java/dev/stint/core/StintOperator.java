@@ -17,6 +17,7 @@ import dev.stint.core.serving.ServedKinds;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.ConfigurationService;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -102,6 +103,9 @@ public final class StintOperator implements AutoCloseable {
       deafWatchCheck = new DeafWatchCheck(kinds::watchedCaches, period, period.dividedBy(2), this::deafWatch)
           .pausedWhen(watchCheck.heap()::tight); // its lists are the first thing a short heap can do without
       deafWatchCheck.start();
+      FunctionCounter.builder("stint.watch.check.skips", deafWatchCheck, DeafWatchCheck::skipped)
+          .description("Informers the deaf-watch check did not list, because they had delivered since its last look")
+          .register(metrics.registry());
     }
   }
 

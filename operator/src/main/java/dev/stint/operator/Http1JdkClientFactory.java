@@ -1,6 +1,5 @@
 package dev.stint.operator;
 
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.net.http.HttpClient;
 
 /**
@@ -8,7 +7,7 @@ import java.net.http.HttpClient;
  * where HTTP/2 multiplexes every request on one connection (what each choice measured: docs/benchmarks.md, "HTTP
  * clients").
  */
-public final class Http1JdkClientFactory extends JdkHttpClientFactory {
+public final class Http1JdkClientFactory extends JdkClientFactory {
   /** Public and without arguments: {@link HttpClientChoice} makes every factory it names this way. */
   public Http1JdkClientFactory() {
   }

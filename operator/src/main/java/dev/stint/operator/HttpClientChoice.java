@@ -26,7 +26,7 @@ record HttpClientChoice(String name, String factoryClass, String tlsProvider) {
   static final String TLS_ENV = "STINT_TLS_PROVIDER";
 
   private static final Map<String, String> FACTORIES = Map.of(
-      "jdk", "io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
+      "jdk", "dev.stint.operator.JdkClientFactory",
       "jdk-http1", "dev.stint.operator.Http1JdkClientFactory",
       "vertx", "io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
       "vertx-openssl", "dev.stint.operator.OpenSslVertxClientFactory",

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,9 +14,9 @@ class HttpClientChoiceTest {
   @ParameterizedTest
   @CsvSource(nullValues = "-", value = {
       // STINT_HTTP_CLIENT, the factory chosen
-      "-,              io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
-      "'',             io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
-      "JDK,            io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory",
+      "-,              dev.stint.operator.JdkClientFactory",
+      "'',             dev.stint.operator.JdkClientFactory",
+      "JDK,            dev.stint.operator.JdkClientFactory",
       "jdk-http1,      dev.stint.operator.Http1JdkClientFactory",
       "vertx,          io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
       "vertx-openssl,  dev.stint.operator.OpenSslVertxClientFactory",
@@ -32,7 +31,7 @@ class HttpClientChoiceTest {
   @Test
   void theDefaultIsTheJdkClientWhateverElseTheClassPathHolds() {
     // the test class path holds the Vert.x client too: ServiceLoader would pick either
-    assertThat(HttpClientChoice.from(Map.of()).factory(Config.empty())).isExactlyInstanceOf(JdkHttpClientFactory.class);
+    assertThat(HttpClientChoice.from(Map.of()).factory(Config.empty())).isExactlyInstanceOf(JdkClientFactory.class);
     assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "vertx")).factory(Config.empty()))
         .isExactlyInstanceOf(VertxHttpClientFactory.class);
     assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "jdk-http1")).factory(Config.empty()))

@@ -2,6 +2,7 @@ package dev.stint.core.kube;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -28,7 +29,9 @@ public final class ClientSerialization {
   public static KubernetesSerialization create() {
     JsonFactory factory = JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build();
     WatchEventReader events = new WatchEventReader(factory);
-    return new KubernetesSerialization(new ObjectMapper(factory), true) {
+    ObjectMapper mapper = new ObjectMapper(factory);
+    mapper.registerModule(new BlackbirdModule());
+    return new KubernetesSerialization(mapper, true) {
       @Override
       @SuppressWarnings("unchecked")
       public <T> T unmarshal(String str, Class<T> type) {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -37,6 +38,8 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
   private final boolean compact;
   /** For the batch Job cache: the kind whose Jobs are kept whole; others are kept as their name only. */
   private final String carrierOwnerKind;
+  /** Objects put or removed since the store was made: the informer's watch (or list) delivered something. */
+  private final AtomicLong delivered = new AtomicLong();
 
   public SlimItemStore() {
     this(removed -> { });
@@ -81,8 +84,17 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
     return new SlimItemStore<>(onRemove, true);
   }
 
+  /**
+   * How many objects the informer has put into or removed from this store so far, counting its lists and its watch
+   * events: a number that moved since it was last read proves the informer's watch was alive in between.
+   */
+  public long delivered() {
+    return delivered.get();
+  }
+
   @Override
   public R remove(String key) {
+    delivered.incrementAndGet();
     R removed = super.remove(key);
     if (removed != null) {
       onRemove.accept(removed);
@@ -92,6 +104,7 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
 
   @Override
   public R put(String key, R obj) {
+    delivered.incrementAndGet();
     if (obj.getMetadata() != null) {
       obj.getMetadata().setManagedFields(null);
     }

@@ -5,9 +5,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -16,7 +19,8 @@ import java.util.Optional;
 
 /**
  * Decodes the watch events of pods and services straight into {@link Pod} and {@link Service}, without their
- * {@code metadata.managedFields}.
+ * {@code metadata.managedFields}, and of a pod's spec without what {@link SlimItemStore} drops from it (volumes, and
+ * the containers' environment, commands and mounts).
  *
  * <p>fabric8 reads a watch event's object into a JSON tree, to learn its kind, then converts the tree into the
  * object, managed fields and all (which the item store then drops). For a pod of the benchmark that is 115 KiB
@@ -41,6 +45,10 @@ final class WatchEventReader {
     ObjectMapper mapper = new ObjectMapper(factory.copy());
     new KubernetesSerialization(mapper, true); // configures the mapper: fabric8's modules and settings
     mapper.addMixIn(ObjectMeta.class, WithoutManagedFields.class);
+    // what SlimItemStore drops from every cached pod anyway: skipped by the parser, never built
+    mapper.addMixIn(PodSpec.class, WithoutVolumes.class);
+    mapper.addMixIn(Container.class, WithoutWhatTheOperatorWrote.class);
+    mapper.registerModule(new BlackbirdModule());
     this.readers = Map.of(
         Pod.class, mapper.readerFor(mapper.getTypeFactory().constructParametricType(Event.class, Pod.class)),
         Service.class, mapper.readerFor(mapper.getTypeFactory().constructParametricType(Event.class, Service.class)));
@@ -87,5 +95,13 @@ final class WatchEventReader {
 
   @JsonIgnoreProperties("managedFields")
   abstract static class WithoutManagedFields {
+  }
+
+  @JsonIgnoreProperties("volumes")
+  abstract static class WithoutVolumes {
+  }
+
+  @JsonIgnoreProperties({"env", "envFrom", "command", "args", "volumeMounts"})
+  abstract static class WithoutWhatTheOperatorWrote {
   }
 }

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -27,13 +28,15 @@ import java.util.function.Supplier;
  * @param resource the plural of the resource it follows ({@code pods}), for the metric of restarts
  * @param apiServer lists the objects from the API server
  * @param cache reads the informer's cache (never the event source's cache of its own recent writes)
+ * @param delivered how many objects the informer has taken in (listed or watched) so far: a number that moved between
+ *     two checks proves its watch alive, and the check skips the list. A constant where that cannot be known.
  */
 public record WatchedCache(String name, String resource, Supplier<Map<String, String>> apiServer,
-                           Supplier<Map<String, String>> cache) {
+                           Supplier<Map<String, String>> cache, LongSupplier delivered) {
 
-  /** An informer of an unnamed resource. */
+  /** An informer of an unnamed resource, whose deliveries are not counted: it is listed at every check. */
   public WatchedCache(String name, Supplier<Map<String, String>> apiServer, Supplier<Map<String, String>> cache) {
-    this(name, "", apiServer, cache);
+    this(name, "", apiServer, cache, () -> 0);
   }
 
   /** The informer of one JOSDK event source of {@code controller}. */
@@ -62,7 +65,20 @@ public record WatchedCache(String name, String resource, Supplier<Map<String, St
       versions(source.list(r -> true).toList(), versions);
       return versions;
     };
-    return new WatchedCache(controller.getName() + "/" + source.name(), plural(source, informer), apiServer, cache);
+    return new WatchedCache(controller.getName() + "/" + source.name(), plural(source, informer), apiServer, cache,
+        delivered(informer, namespaces));
+  }
+
+  /**
+   * What the informer's store counts, where one informer fills it: JOSDK gives every namespace's informer the same
+   * store, so with several namespaces one live watch would vouch for a deaf one, and they are listed at every check.
+   */
+  private static LongSupplier delivered(InformerConfiguration<?> informer, Set<String> namespaces) {
+    boolean oneWatch = InformerConfiguration.allNamespacesWatched(namespaces) || namespaces.size() == 1;
+    if (oneWatch && informer.getItemStore() instanceof SlimItemStore<?> store) {
+      return store::delivered;
+    }
+    return () -> 0;
   }
 
   private static String plural(ManagedInformerEventSource<?, ?, ?> source, InformerConfiguration<?> informer) {

@@ -22,12 +22,16 @@ class DeafWatchCheckTest {
   private final Map<String, String> cache = new HashMap<>();
   private final List<String> deaf = new ArrayList<>();
   private boolean listFails;
-  private final DeafWatchCheck check = new DeafWatchCheck(List.of(new WatchedCache("pytorchjob-pods", () -> {
+  private int lists;
+  /** What the informer has taken in so far; unchanged unless a test says it delivered. */
+  private long delivered;
+  private final DeafWatchCheck check = new DeafWatchCheck(List.of(new WatchedCache("pytorchjob-pods", "pods", () -> {
+    lists++;
     if (listFails) {
       throw new IllegalStateException("connection refused");
     }
     return Map.copyOf(apiServer);
-  }, () -> Map.copyOf(cache))), PERIOD, CONFIRM, deaf::add);
+  }, () -> Map.copyOf(cache), () -> delivered)), PERIOD, CONFIRM, deaf::add);
 
   @Test
   void aCacheEqualToTheApiServerIsCheckedAgainAfterThePeriod() {
@@ -83,6 +87,34 @@ class DeafWatchCheckTest {
 
     assertEquals(nextCheck, check.check());
     assertEquals(List.of(), deaf);
+  }
+
+  @Test
+  void anInformerThatDeliveredSinceTheLastCheckIsNotListedAndWhatWasSuspectedIsOnItsWay() {
+    apiServer.put("ns/new", "12");
+    assertEquals(CONFIRM, check.check());
+
+    delivered += 3; // its watch is alive: the suspect's event comes in order behind what it delivered
+    assertEquals(PERIOD, check.check());
+
+    assertEquals(1, lists);
+    assertEquals(1, check.skipped());
+    assertEquals(List.of(), deaf);
+  }
+
+  @Test
+  void anInformerThatStopsDeliveringIsListedAgainAndFoundDeaf() {
+    check.check();
+    delivered++;
+    check.check(); // not listed
+    apiServer.put("ns/new", "12"); // the watch died after its last delivery: the cache never hears of ns/new
+
+    assertEquals(CONFIRM, check.check());
+    check.check();
+
+    assertEquals(3, lists);
+    assertEquals(1, deaf.size());
+    assertTrue(deaf.get(0).contains("ns/new (API server: resourceVersion 12, cache: absent)"), deaf.get(0));
   }
 
   @Test
