@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +40,9 @@ public final class ApiRequestMetrics implements Interceptor {
   private final MeterRegistry registry;
   /** When each request in flight was sent; weak, so that a request that never gets an answer is not kept. */
   private final Map<HttpRequest, Long> sentAt = Collections.synchronizedMap(new WeakHashMap<>());
+  /** The meters by their tags' values: looked up once each, not built and registered again per request. */
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
   public ApiRequestMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -69,11 +73,11 @@ public final class ApiRequestMetrics implements Interceptor {
     String resource = resource(request.uri());
     count(verb, resource, Integer.toString(response.code()));
     if (sent != null) {
-      Timer.builder(DURATION)
+      timers.computeIfAbsent(verb + ' ' + resource, key -> Timer.builder(DURATION)
           .description("Seconds from sending a request to the Kubernetes API to its answer's headers")
           .tags("verb", verb, "resource", resource)
           .serviceLevelObjectives(StintMetrics.buckets(StintMetrics.REQUEST_BUCKETS_SECONDS))
-          .register(registry)
+          .register(registry))
           .record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
     }
   }
@@ -85,9 +89,10 @@ public final class ApiRequestMetrics implements Interceptor {
   }
 
   private void count(String verb, String resource, String code) {
-    Counter.builder(REQUESTS).description("Requests to the Kubernetes API, by verb, resource and answer")
+    counters.computeIfAbsent(verb + ' ' + resource + ' ' + code, key -> Counter.builder(REQUESTS)
+        .description("Requests to the Kubernetes API, by verb, resource and answer")
         .tags("verb", verb, "resource", resource, "code", code)
-        .register(registry)
+        .register(registry))
         .increment();
   }
 
