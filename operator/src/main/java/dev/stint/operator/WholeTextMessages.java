@@ -48,7 +48,7 @@ final class WholeTextMessages implements WebSocket.Listener {
     if (data instanceof CharBuffer buffer && buffer.hasArray()) {
       parts.append(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
     } else {
-      parts.append(data);
+      parts.append(data.toString()); // a buffer's toString copies in bulk; the JDK's parts are read-only buffers
     }
   }
 

@@ -71,6 +71,30 @@ class WatchEventReaderTest {
     assertThat(new WatchEventReader(JSON.getFactory()).read(message)).as(why).isEmpty();
   }
 
+  @ParameterizedTest(name = "{2}")
+  @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+      // message | what is left once the managed fields are cut out ("-": nothing is cut) | why
+      "{\"metadata\":{\"name\":\"p\",\"managedFields\":[{\"manager\":\"m\"}],\"uid\":\"u\"}}"
+          + " | {\"metadata\":{\"name\":\"p\",\"uid\":\"u\"}} | between two fields",
+      "{\"metadata\":{\"managedFields\":[{\"a\":1},{\"b\":[2]}],\"uid\":\"u\"}} | {\"metadata\":{\"uid\":\"u\"}}"
+          + " | the first field",
+      "{\"metadata\":{\"managedFields\":[]},\"spec\":{}} | {\"metadata\":{},\"spec\":{}} | the only field",
+      "{\"metadata\":{\"name\":\"p\",\"managedFields\":[{\"f\":{\"k:{\\\"ip\\\":\\\"]}\\\"}\":{}}}]}}"
+          + " | {\"metadata\":{\"name\":\"p\"}} | brackets and escaped quotes inside its strings",
+      "{\"metadata\":{\"annotations\":{\"a\":\"\\\"managedFields\\\":[\"},\"name\":\"p\"}} | - "
+          + "| the name inside a string value",
+      "{\"metadata\":{\"managedFields\":[{\"manager\":\"m\"} | - | cut short",
+      "{\"metadata\":{\"name\":\"p\"}} | - | none",
+  })
+  void theManagedFieldsAreCutOutAsText(String message, String left, String why) {
+    int[] cut = WatchEventReader.managedFields(message);
+    if (left.equals("-")) {
+      assertThat(cut).as(why).isNull();
+    } else {
+      assertThat(message.substring(0, cut[0]) + message.substring(cut[1])).as(why).isEqualTo(left);
+    }
+  }
+
   @Test
   void aMessageLeftToFabric8IsStillRead() {
     String message = "{\"type\":\"ADDED\",\"object\":{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\","
