@@ -43,7 +43,10 @@ public interface TrainingFramework<J extends TrainingJob<?>> {
   /** A stable short name ({@code pytorch}): the registry key, used in logs, metrics and {@code --frameworks}. */
   String name();
 
-  /** The custom resource class; its {@code @Group}, {@code @Version} and {@code @Kind} name the kind. */
+  /**
+   * The custom resource class; its {@code @Group}, {@code @Version} and {@code @Kind} name the kind. Name its plural
+   * with {@code @Plural} too: without it fabric8 derives the plural in the constructor of every object it decodes.
+   */
   Class<J> jobType();
 
   /** The replica types of the kind, in the order the engine evaluates and creates them ({@code Master, Worker}). */

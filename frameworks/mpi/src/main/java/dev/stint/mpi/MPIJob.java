@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
@@ -20,6 +21,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group("kubeflow.org")
 @Version("v2beta1")
 @Kind("MPIJob")
+// named, not derived: fabric8 otherwise runs its pluralizer in the constructor of every object it decodes
+@Plural("mpijobs")
 @ShortNames("mpij")
 // Hints for the CRD finisher. The replica-spec map and types give the columns and rules every training job has
 // (CrdHints.REPLICA_SPECS): a DNS-1035 name, at most ReplicaLimits.MAX_PER_JOB replicas in all (Worker replicas

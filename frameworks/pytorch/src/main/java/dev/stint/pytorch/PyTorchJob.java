@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
@@ -17,6 +18,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group("kubeflow.org")
 @Version("v1")
 @Kind("PyTorchJob")
+// named, not derived: fabric8 otherwise runs its pluralizer in the constructor of every object it decodes
+@Plural("pytorchjobs")
 // Hints for the CRD finisher. The replica-spec map and types give the columns and rules every training job has
 // (CrdHints.REPLICA_SPECS): a DNS-1035 name that leaves room for <name>-<type>-<index>, at most
 // ReplicaLimits.MAX_PER_JOB replicas in all, spec required, managedBy immutable, success rules over these types; as
