@@ -25,11 +25,12 @@ import java.util.Optional;
  *
  * <p>fabric8 reads a watch event's object into a JSON tree, to learn its kind, then converts the tree into the
  * object, managed fields and all (which the item store then drops). For a pod of the benchmark that is 115 KiB
- * allocated and about 100 µs of C1-compiled CPU per event; read straight into the class without managed fields, 39
- * KiB and 55 µs ({@code bench/decode.sh}, docs/benchmarks.md "Decoding watch events"). The API server writes an
- * event's {@code type}, then its object's {@code kind} and {@code apiVersion} first, so a fixed prefix says which
- * class to read; any other message (another kind, an {@code ERROR} status, another writer's field order) is left to
- * fabric8.
+ * allocated and about 85 µs of C1-compiled CPU per event; read straight into the class, its managed fields cut
+ * out of the text first and the spec's dropped fields skipped, 22 KiB and 37 µs ({@code bench/decode.sh};
+ * docs/benchmarks.md, "Decoding watch events" and "Less of the operator's CPU per watch event"). The API server
+ * writes an event's {@code type}, then its object's {@code kind} and {@code apiVersion} first, so a fixed prefix says
+ * which class to read; any other message (another kind, an {@code ERROR} status, another writer's field order) is
+ * left to fabric8.
  */
 final class WatchEventReader {
   private static final String TYPE = "{\"type\":\"";
