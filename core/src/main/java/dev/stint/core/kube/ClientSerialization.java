@@ -24,14 +24,15 @@ public final class ClientSerialization {
 
   /**
    * fabric8's serialization on a mapper whose parsers keep no shared table of field names, reading the watch events
-   * of pods and services with a {@link WatchEventReader}.
+   * of pods and services with a {@link WatchEventReader}: a pod watched through this client lacks what the informer
+   * caches drop (its volumes, its containers' environment, commands and mounts), so a watch that needs them must use
+   * another client.
    */
   public static KubernetesSerialization create() {
     JsonFactory factory = JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build();
     WatchEventReader events = new WatchEventReader(factory);
     ObjectMapper mapper = new ObjectMapper(factory);
-    mapper.registerModule(new BlackbirdModule());
-    return new KubernetesSerialization(mapper, true) {
+    KubernetesSerialization serialization = new KubernetesSerialization(mapper, true) {
       @Override
       @SuppressWarnings("unchecked")
       public <T> T unmarshal(String str, Class<T> type) {
@@ -44,6 +45,10 @@ public final class ClientSerialization {
         return super.unmarshal(str, type);
       }
     };
+    // after fabric8's modules: Jackson runs the last module's bean changes first, and Blackbird only speeds up
+    // properties it sees before fabric8 wraps them
+    mapper.registerModule(new BlackbirdModule());
+    return serialization;
   }
 
   /** {@code builder} with this serialization. */

@@ -73,7 +73,7 @@ final class WatchEventReader {
     try {
       Event<?> event = read(readers.get(kind), message);
       return Optional.of(new WatchEvent(event.object, event.type));
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       return Optional.empty(); // fabric8 reads it again and reports what is wrong with it
     }
   }
