@@ -34,6 +34,11 @@ public final class SlimItemStore<R extends HasMetadata> extends BasicItemStore<R
    */
   public static final long LIST_PAGE = 500;
 
+  /** The fields of a pod's spec that the store drops, by their JSON names; {@link WatchEventReader} never reads them. */
+  static final List<String> DROPPED_POD_SPEC_FIELDS = List.of("volumes");
+  /** The same of each container ({@link #slim(List)} drops these). */
+  static final List<String> DROPPED_CONTAINER_FIELDS = List.of("env", "envFrom", "command", "args", "volumeMounts");
+
   private final Consumer<R> onRemove;
   private final boolean compact;
   /** For the batch Job cache: the kind whose Jobs are kept whole; others are kept as their name only. */

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -56,12 +57,17 @@ final class WatchEventReader {
     new KubernetesSerialization(mapper, true); // configures the mapper: fabric8's modules and settings
     mapper.addMixIn(ObjectMeta.class, WithoutManagedFields.class);
     // what SlimItemStore drops from every cached pod anyway: skipped by the parser, never built
-    mapper.addMixIn(PodSpec.class, WithoutVolumes.class);
-    mapper.addMixIn(Container.class, WithoutWhatTheOperatorWrote.class);
+    ignore(PodSpec.class, SlimItemStore.DROPPED_POD_SPEC_FIELDS);
+    ignore(Container.class, SlimItemStore.DROPPED_CONTAINER_FIELDS);
     mapper.registerModule(new BlackbirdModule());
     this.readers = Map.of(
         Pod.class, mapper.readerFor(mapper.getTypeFactory().constructParametricType(Event.class, Pod.class)),
         Service.class, mapper.readerFor(mapper.getTypeFactory().constructParametricType(Event.class, Service.class)));
+  }
+
+  private void ignore(Class<?> type, List<String> fields) {
+    String[] names = fields.toArray(String[]::new);
+    mapper.configOverride(type).setIgnorals(JsonIgnoreProperties.Value.forIgnoredProperties(names));
   }
 
   /** The event, if {@code message} is one this reader knows; empty for fabric8 to read. */
@@ -169,11 +175,4 @@ final class WatchEventReader {
   abstract static class WithoutManagedFields {
   }
 
-  @JsonIgnoreProperties("volumes")
-  abstract static class WithoutVolumes {
-  }
-
-  @JsonIgnoreProperties({"env", "envFrom", "command", "args", "volumeMounts"})
-  abstract static class WithoutWhatTheOperatorWrote {
-  }
 }
