@@ -46,6 +46,8 @@ public interface TrainingFramework<J extends TrainingJob<?>> {
   /**
    * The custom resource class; its {@code @Group}, {@code @Version} and {@code @Kind} name the kind. Name its plural
    * with {@code @Plural} too: without it fabric8 derives the plural in the constructor of every object it decodes.
+   * The operator reads the kind's watch events straight into this class with fabric8's Jackson settings, leaving out
+   * {@code metadata.managedFields}: a job the engine hands a plugin never carries them.
    */
   Class<J> jobType();
 

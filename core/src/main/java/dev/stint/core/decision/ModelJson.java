@@ -1,7 +1,10 @@
 package dev.stint.core.decision;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
@@ -13,9 +16,16 @@ final class ModelJson {
 
   private ModelJson() { }
 
-  /** A deep copy, sharing nothing with the original. */
+  /** A deep copy, sharing nothing with the original: written to a buffer of tokens and read back, no text between. */
   static <T> T copy(T object, Class<T> type) {
-    return MAPPER.convertValue(MAPPER.valueToTree(object), type);
+    try (TokenBuffer tokens = new TokenBuffer(MAPPER, false)) {
+      MAPPER.writeValue(tokens, object);
+      try (JsonParser parser = tokens.asParserOnFirstToken()) {
+        return MAPPER.readValue(parser, type);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A hash of the object's JSON: equal content, equal hash. */

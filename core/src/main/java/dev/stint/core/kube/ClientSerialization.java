@@ -3,6 +3,8 @@ package dev.stint.core.kube;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -24,9 +26,10 @@ public final class ClientSerialization {
 
   /**
    * fabric8's serialization on a mapper whose parsers keep no shared table of field names, reading the watch events
-   * of pods and services with a {@link WatchEventReader}: a pod watched through this client lacks what the informer
-   * caches drop (its volumes, its containers' environment, commands and mounts), so a watch that needs them must use
-   * another client.
+   * of pods, services and every kind registered on it ({@link KubernetesSerialization#registerKubernetesResource(Class)},
+   * as the operator registers each job kind) with a {@link WatchEventReader}. An object watched through this client
+   * lacks its managed fields, and a pod also what the informer caches drop (its volumes, its containers' environment,
+   * commands and mounts), so a watch that needs them must use another client.
    */
   public static KubernetesSerialization create() {
     JsonFactory factory = JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build();
@@ -43,6 +46,14 @@ public final class ClientSerialization {
           }
         }
         return super.unmarshal(str, type);
+      }
+
+      @Override
+      public void registerKubernetesResource(Class<? extends KubernetesResource> type) {
+        super.registerKubernetesResource(type);
+        if (HasMetadata.class.isAssignableFrom(type)) {
+          events.register(type.asSubclass(HasMetadata.class));
+        }
       }
     };
     // after fabric8's modules: Jackson runs the last module's bean changes first, and Blackbird only speeds up

@@ -15,12 +15,13 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decodes the watch events of pods and services straight into {@link Pod} and {@link Service}, without their
+ * Decodes the watch events of pods, services and the registered job kinds straight into their classes, without their
  * {@code metadata.managedFields}, and of a pod's spec without what {@link SlimItemStore} drops from it (volumes, and
  * the containers' environment, commands and mounts).
  *
@@ -28,56 +29,85 @@ import java.util.Optional;
  * object, managed fields and all (which the item store then drops). For a pod of the benchmark that is 115 KiB
  * allocated and about 85 µs of C1-compiled CPU per event; read straight into the class, its managed fields cut
  * out of the text first and the spec's dropped fields skipped, 22 KiB and 37 µs ({@code bench/decode.sh};
- * docs/benchmarks.md, "Decoding watch events" and "Less of the operator's CPU per watch event"). The API server
- * writes an event's {@code type}, then its object's {@code kind} and {@code apiVersion} first, so a fixed prefix says
- * which class to read; any other message (another kind, an {@code ERROR} status, another writer's field order) is
- * left to fabric8.
+ * docs/benchmarks.md, "Decoding watch events" and "Less of the operator's CPU per watch event"). A job's events are
+ * read whole but for their managed fields: its pod templates are what its pods are made from. The API server writes
+ * an event's {@code type}, then its object's {@code kind} and {@code apiVersion} first (in that order for built-in
+ * kinds, the other way round for custom resources), so a fixed prefix says which class to read; any other message
+ * (another kind, an {@code ERROR} status, another writer's field order) is left to fabric8.
  */
 final class WatchEventReader {
   private static final String TYPE = "{\"type\":\"";
   private static final String OBJECT = "\",\"object\":{";
-  private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-      "\"kind\":\"Pod\",\"apiVersion\":\"v1\",", Pod.class,
-      "\"kind\":\"Service\",\"apiVersion\":\"v1\",", Service.class);
-
   private static final String MANAGED_FIELDS = "\"managedFields\":[";
 
-  private final ObjectMapper mapper;
-  private final Map<Class<?>, ObjectReader> readers;
+  /** Reads pods and services, skipping what the item store drops from them. */
+  private final ObjectMapper slim;
+  /** Reads the registered kinds whole but for their managed fields. */
+  private final ObjectMapper whole;
+  /** Readers by the prefix that names their kind ({@link #prefixes}); replaced whole when a kind is registered. */
+  private volatile Map<String, ObjectReader> readers;
   /**
    * Parsers of messages whose managed fields were cut out: those keep the field names they meet in the factory's
-   * shared table, as Jackson does by default, since what is left of a pod or a service repeats the same few names.
+   * shared table, as Jackson does by default, since what is left of an object repeats the same few names.
    */
   private final JsonFactory withoutManagedFields = JsonFactory.builder().build();
 
-  /** Reads with a mapper configured as fabric8 configures its own, on a copy of {@code factory}. */
+  /** Reads with mappers configured as fabric8 configures its own, on copies of {@code factory}. */
   WatchEventReader(JsonFactory factory) {
-    // a factory of its own: a factory's parsers decode with the last mapper made on it, and this one skips fields
-    mapper = new ObjectMapper(factory.copy());
-    new KubernetesSerialization(mapper, true); // configures the mapper: fabric8's modules and settings
-    mapper.addMixIn(ObjectMeta.class, WithoutManagedFields.class);
+    slim = mapper(factory);
     // what SlimItemStore drops from every cached pod anyway: skipped by the parser, never built
-    ignore(PodSpec.class, SlimItemStore.DROPPED_POD_SPEC_FIELDS);
-    ignore(Container.class, SlimItemStore.DROPPED_CONTAINER_FIELDS);
-    mapper.registerModule(new BlackbirdModule());
-    this.readers = Map.of(
-        Pod.class, mapper.readerFor(mapper.getTypeFactory().constructParametricType(Event.class, Pod.class)),
-        Service.class, mapper.readerFor(mapper.getTypeFactory().constructParametricType(Event.class, Service.class)));
+    ignore(slim, PodSpec.class, SlimItemStore.DROPPED_POD_SPEC_FIELDS);
+    ignore(slim, Container.class, SlimItemStore.DROPPED_CONTAINER_FIELDS);
+    whole = mapper(factory);
+    Map<String, ObjectReader> known = new HashMap<>();
+    for (Class<? extends HasMetadata> kind : List.of(Pod.class, Service.class)) {
+      ObjectReader reader = readerOf(slim, kind);
+      prefixes(kind).forEach(prefix -> known.put(prefix, reader));
+    }
+    readers = Map.copyOf(known);
   }
 
-  private void ignore(Class<?> type, List<String> fields) {
+  /** Reads the watch events of {@code kind} too (its class carries its group, version and kind). */
+  synchronized void register(Class<? extends HasMetadata> kind) {
+    Map<String, ObjectReader> known = new HashMap<>(readers);
+    ObjectReader reader = readerOf(whole, kind);
+    prefixes(kind).forEach(prefix -> known.putIfAbsent(prefix, reader));
+    readers = Map.copyOf(known);
+  }
+
+  private static ObjectMapper mapper(JsonFactory factory) {
+    // a factory of its own: a factory's parsers decode with the last mapper made on it, and each mapper skips fields
+    ObjectMapper mapper = new ObjectMapper(factory.copy());
+    new KubernetesSerialization(mapper, true); // configures the mapper: fabric8's modules and settings
+    mapper.addMixIn(ObjectMeta.class, WithoutManagedFields.class);
+    mapper.registerModule(new BlackbirdModule());
+    return mapper;
+  }
+
+  private static void ignore(ObjectMapper mapper, Class<?> type, List<String> fields) {
     String[] names = fields.toArray(String[]::new);
     mapper.configOverride(type).setIgnorals(JsonIgnoreProperties.Value.forIgnoredProperties(names));
   }
 
+  private static ObjectReader readerOf(ObjectMapper mapper, Class<?> kind) {
+    return mapper.readerFor(mapper.getTypeFactory().constructParametricType(Event.class, kind));
+  }
+
+  /** How the API server begins an object of {@code kind}: kind first (built-in kinds) or apiVersion first. */
+  static List<String> prefixes(Class<? extends HasMetadata> kind) {
+    String name = "\"kind\":\"" + HasMetadata.getKind(kind) + "\",";
+    String version = "\"apiVersion\":\"" + HasMetadata.getApiVersion(kind) + "\",";
+    return List.of(name + version, version + name);
+  }
+
   /** The event, if {@code message} is one this reader knows; empty for fabric8 to read. */
   Optional<WatchEvent> read(String message) {
-    Class<?> kind = kindOf(message);
-    if (kind == null) {
+    ObjectReader reader = readerOf(message);
+    if (reader == null) {
       return Optional.empty();
     }
     try {
-      Event<?> event = read(readers.get(kind), message);
+      Event<?> event = read(reader, message);
       return Optional.of(new WatchEvent(event.object, event.type));
     } catch (IOException | RuntimeException e) {
       return Optional.empty(); // fabric8 reads it again and reports what is wrong with it
@@ -93,7 +123,8 @@ final class WatchEventReader {
     message.getChars(0, cut[0], rest, 0);
     message.getChars(cut[1], message.length(), rest, cut[0]);
     try (JsonParser parser = withoutManagedFields.createParser(rest)) {
-      parser.setCodec(mapper); // deserializers that read a tree first (Quantity's) ask the parser for its codec
+      // deserializers that read a tree first (Quantity's) ask the parser for its codec
+      parser.setCodec(reader.getFactory().getCodec());
       return reader.readValue(parser);
     }
   }
@@ -146,8 +177,8 @@ final class WatchEventReader {
     return -1;
   }
 
-  /** The class of the message's object when its prefix is one the API server writes for a known kind. */
-  static Class<?> kindOf(String message) {
+  /** The reader of the message's object when its prefix is one the API server writes for a known kind. */
+  private ObjectReader readerOf(String message) {
     if (!message.startsWith(TYPE)) {
       return null;
     }
@@ -156,7 +187,7 @@ final class WatchEventReader {
       return null;
     }
     int kindStart = typeEnd + OBJECT.length();
-    for (Map.Entry<String, Class<? extends HasMetadata>> kind : KINDS.entrySet()) {
+    for (Map.Entry<String, ObjectReader> kind : readers.entrySet()) {
       if (message.startsWith(kind.getKey(), kindStart)) {
         return kind.getValue();
       }

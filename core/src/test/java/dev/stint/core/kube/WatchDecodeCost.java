@@ -2,6 +2,7 @@ package dev.stint.core.kube;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stint.core.testing.TestJob;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -9,7 +10,7 @@ import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 
 /**
- * What decoding one watch event of a recorded pod costs: fabric8's serialization against the operator's
+ * What decoding one watch event of a recorded pod, and of a recorded job, costs: fabric8's serialization against the operator's
  * ({@link ClientSerialization}), in CPU and bytes allocated on this thread. {@code bench/decode.sh} runs it with the
  * operator's JVM flags; {@link WatchEventReaderTest} holds the allocation figure.
  */
@@ -26,10 +27,16 @@ public final class WatchDecodeCost {
 
   public static void main(String[] args) throws IOException {
     int events = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-    String message = podEvent("MODIFIED");
+    compare("a recorded pod", podEvent("MODIFIED"), events);
+    compare("a recorded job (TestJob, registered)", jobEvent("MODIFIED"), events);
+  }
+
+  private static void compare(String what, String message, int events) {
     KubernetesSerialization fabric8 = new KubernetesSerialization();
     KubernetesSerialization operator = ClientSerialization.create();
-    System.out.printf("one watch event of a recorded pod (%d bytes), %d events a round%n", message.length(), events);
+    fabric8.registerKubernetesResource(TestJob.class);
+    operator.registerKubernetesResource(TestJob.class);
+    System.out.printf("one watch event of %s (%d bytes), %d events a round%n", what, message.length(), events);
     System.out.println("| round | fabric8 µs | fabric8 KiB | Stint µs | Stint KiB |");
     System.out.println("| --- | --- | --- | --- | --- |");
     for (int round = 1; round <= 5; round++) {
@@ -57,6 +64,13 @@ public final class WatchDecodeCost {
   /** A watch event of the recorded pod as the API server writes it: compact, {@code kind} and {@code apiVersion} first. */
   static String podEvent(String type) throws IOException {
     return "{\"type\":\"" + type + "\",\"object\":" + wire("pod.json") + "}";
+  }
+
+  /** A watch event of the recorded job as the API server writes a custom resource: compact, fields in order. */
+  static String jobEvent(String type) throws IOException {
+    try (InputStream in = WatchDecodeCost.class.getResourceAsStream("/cached/testjob.json")) {
+      return "{\"type\":\"" + type + "\",\"object\":" + new ObjectMapper().readTree(in) + "}";
+    }
   }
 
   static String wire(String recording) throws IOException {

@@ -3,12 +3,16 @@ package dev.stint.core.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stint.core.testing.TestJob;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,8 +65,10 @@ class WatchEventReaderTest {
           + " | a status, not a pod",
       "{\"type\":\"ADDED\",\"object\":{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"c\"}}}"
           + " | a kind it does not read",
-      "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"}}}"
+      "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"p\"},\"kind\":\"Pod\",\"apiVersion\":\"v1\"}}"
           + " | another writer's field order",
+      "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"test.stint.dev/v1\",\"kind\":\"TestJob\",\"metadata\":{}}}"
+          + " | a custom kind nobody registered",
       "{\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"p\"}},\"type\":\"ADDED\"}"
           + " | the object first",
       "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":7 | cut short",
@@ -93,6 +99,44 @@ class WatchEventReaderTest {
     } else {
       assertThat(message.substring(0, cut[0]) + message.substring(cut[1])).as(why).isEqualTo(left);
     }
+  }
+
+  @ParameterizedTest
+  @CsvSource({"ADDED", "MODIFIED", "DELETED"})
+  void readsARegisteredJobWholeButForItsManagedFields(String type) throws IOException {
+    fabric8.registerKubernetesResource(TestJob.class);
+    ours.registerKubernetesResource(TestJob.class);
+    // a custom resource as the API server writes it: its fields in alphabetical order, apiVersion before kind
+    String message = "{\"type\":\"" + type + "\",\"object\":" + JSON.readTree(recording("testjob.json")) + "}";
+    TestJob expected = (TestJob) fabric8.unmarshal(message, WatchEvent.class).getObject();
+    assertThat(expected.getMetadata().getManagedFields()).as("the recording has them").isNotEmpty();
+
+    WatchEvent read = ours.unmarshal(message, WatchEvent.class);
+
+    assertThat(read.getType()).isEqualTo(type);
+    assertThat(read.getObject()).isExactlyInstanceOf(TestJob.class);
+    TestJob job = (TestJob) read.getObject();
+    assertThat(job.getMetadata().getManagedFields()).as("never read").isEmpty();
+    PodSpec template = job.getSpec().getTestReplicaSpecs().get("Worker").getTemplate().getSpec();
+    assertThat(template.getVolumes()).as("a job's templates are kept whole").hasSize(1);
+    assertThat(template.getContainers().get(0).getEnv()).extracting(EnvVar::getName).containsExactly("EPOCHS", "POD");
+    assertThat(template.getContainers().get(0).getCommand()).isNotEmpty();
+    expected.getMetadata().setManagedFields(null);
+    job.getMetadata().setManagedFields(null);
+    assertThat(fabric8.asJson(job)).isEqualTo(fabric8.asJson(expected));
+  }
+
+  @Test
+  void readsAPodWhicheverOfKindAndApiVersionComesFirst() throws IOException {
+    String message = "{\"type\":\"ADDED\",\"object\":" + JSON.readTree(recording("pod.json")) + "}";
+    assertThat(message).contains("\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",");
+
+    assertThat(new WatchEventReader(JSON.getFactory()).read(message))
+        .hasValueSatisfying(event -> assertThat(event.getObject()).isExactlyInstanceOf(Pod.class));
+  }
+
+  private static InputStream recording(String name) {
+    return WatchEventReaderTest.class.getResourceAsStream("/cached/" + name);
   }
 
   @Test

@@ -6,11 +6,13 @@ import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /** A minimal kind for engine tests: replica types Leader and Worker. */
 @Group("test.stint.dev")
 @Version("v1")
 @Kind("TestJob")
+@Plural("testjobs") // as the built-in kinds do: fabric8 would otherwise run its pluralizer for every object read
 public class TestJob extends CustomResource<TestJobSpec, JobStatus> implements TrainingJob<TestJobSpec>, Namespaced {
 }
