@@ -162,11 +162,11 @@ class StatusPacingTest {
   }
 
   /**
-   * Fewer pods still going away wait five seconds from the last write; any other change of the counts a second from
+   * Fewer pods still going away wait thirty seconds from the last write; any other change of the counts a second from
    * when it was first seen (here half a second after the last write).
    */
   @ParameterizedTest(name = "Worker terminating 3 -> {0}, active {1}: held {2} ms, out at {3} ms")
-  @CsvSource({"2, 2, 4500, 5000", "1, 2, 4500, 5000", "0, 2, 1000, 1500", "4, 2, 1000, 1500", "2, 3, 1000, 1500"})
+  @CsvSource({"2, 2, 29500, 30000", "1, 2, 29500, 30000", "0, 2, 1000, 1500", "4, 2, 1000, 1500", "2, 3, 1000, 1500"})
   void fewerPodsStillGoingAwayWaitLongerThanTheirLastLeaving(int terminating, int active, long heldMillis,
                                                              long outAtMillis) {
     StatusPacing pacing = new StatusPacing();
