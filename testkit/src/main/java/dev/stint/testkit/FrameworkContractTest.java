@@ -18,6 +18,7 @@ import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Decision;
 import dev.stint.core.decision.EngineFramework;
+import dev.stint.core.kube.ClientSerialization;
 import dev.stint.core.registry.MovedMethods;
 import dev.stint.crd.TrainingJobRules;
 import dev.stint.spi.KubeflowLabels;
@@ -31,7 +32,9 @@ import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.testdoubles.KubeletStatuses;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -52,7 +55,8 @@ import org.junit.jupiter.api.Test;
  * The contract every framework passes, built-in or plugin: extend it with the framework's constructor and a canonical
  * sample job (the kind's upstream example), as {@code super(JaxFramework::new, Path.of("example-jaxjob.yaml"))}. It checks what the engine relies on, not what the framework wires: that the kind
  * identifies itself, that each replica gets one pod with the engine's labels, that every name is stable (the engine
- * creates a child only when none of that name exists), that a declared supporting resource is made, and that the
+ * creates a child only when none of that name exists), that a declared supporting resource is made, that the
+ * operator's client reads the kind's watch events as fabric8 does, and that the
  * framework never changes the job it is handed (the operator's cached object, shared by every reconcile).
  */
 public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
@@ -139,6 +143,32 @@ public abstract class FrameworkContractTest<J extends TrainingJob<?>> {
   void acceptsItsSampleJob() {
     assertThat(EngineFramework.of(framework()).validate(sampleJob())).isEmpty();
     assertThat(decide(framework(), sampleJob(), List.of()).status().isTrue("Failed")).isFalse();
+  }
+
+  /**
+   * The operator's client reads the kind's watch events straight into its class, not through fabric8's tree: what it
+   * reads must be what fabric8 reads, managed fields aside.
+   */
+  @Test
+  void theOperatorsClientReadsItsWatchEventsAsFabric8Does() {
+    KubernetesSerialization fabric8 = new KubernetesSerialization();
+    KubernetesSerialization operators = ClientSerialization.create();
+    fabric8.registerKubernetesResource(framework().jobType());
+    operators.registerKubernetesResource(framework().jobType());
+    J job = sampleJob();
+    job.getMetadata().setManagedFields(List.of(new ManagedFieldsEntryBuilder().withManager("kubectl")
+        .withOperation("Update").withApiVersion(job.getApiVersion()).build()));
+    // compact, apiVersion before kind: as the API server writes a custom resource
+    String message = "{\"type\":\"MODIFIED\",\"object\":" + fabric8.asJson(job) + "}";
+
+    HasMetadata theirs = (HasMetadata) fabric8.unmarshal(message, WatchEvent.class).getObject();
+    HasMetadata ours = (HasMetadata) operators.unmarshal(message, WatchEvent.class).getObject();
+
+    assertThat(ours).isExactlyInstanceOf(framework().jobType());
+    assertThat(ours.getMetadata().getManagedFields()).as("left out by the operator's reading").isEmpty();
+    theirs.getMetadata().setManagedFields(null);
+    ours.getMetadata().setManagedFields(null);
+    assertThat(fabric8.asJson(ours)).isEqualTo(fabric8.asJson(theirs));
   }
 
   @Test

@@ -44,6 +44,10 @@ final class WatchEventReader {
   private final ObjectMapper slim;
   /** Reads the registered kinds whole but for their managed fields. */
   private final ObjectMapper whole;
+  /** fabric8's configuration of {@link #whole}: told of the registered kinds too, for fields typed as any resource. */
+  private final KubernetesSerialization wholeSerialization;
+  /** The prefixes of pods and services, which a registered kind never takes over. */
+  private final Map<String, ObjectReader> builtIn;
   /** Readers by the prefix that names their kind ({@link #prefixes}); replaced whole when a kind is registered. */
   private volatile Map<String, ObjectReader> readers;
   /**
@@ -54,34 +58,47 @@ final class WatchEventReader {
 
   /** Reads with mappers configured as fabric8 configures its own, on copies of {@code factory}. */
   WatchEventReader(JsonFactory factory) {
-    slim = mapper(factory);
+    slim = new ObjectMapper(factory.copy());
+    configure(slim);
     // what SlimItemStore drops from every cached pod anyway: skipped by the parser, never built
     ignore(slim, PodSpec.class, SlimItemStore.DROPPED_POD_SPEC_FIELDS);
     ignore(slim, Container.class, SlimItemStore.DROPPED_CONTAINER_FIELDS);
-    whole = mapper(factory);
+    whole = new ObjectMapper(factory.copy());
+    wholeSerialization = configure(whole);
     Map<String, ObjectReader> known = new HashMap<>();
     for (Class<? extends HasMetadata> kind : List.of(Pod.class, Service.class)) {
       ObjectReader reader = readerOf(slim, kind);
       prefixes(kind).forEach(prefix -> known.put(prefix, reader));
     }
-    readers = Map.copyOf(known);
+    builtIn = Map.copyOf(known);
+    readers = builtIn;
   }
 
-  /** Reads the watch events of {@code kind} too (its class carries its group, version and kind). */
+  /**
+   * Reads the watch events of {@code kind} too. A class that does not name both its group and its version is left to
+   * fabric8, as is a kind that is a pod or a service; of two classes of one kind, the last registered is read, as
+   * fabric8 reads it.
+   */
   synchronized void register(Class<? extends HasMetadata> kind) {
+    if (HasMetadata.getGroup(kind) == null || HasMetadata.getVersion(kind) == null) {
+      return;
+    }
+    wholeSerialization.registerKubernetesResource(kind);
     Map<String, ObjectReader> known = new HashMap<>(readers);
     ObjectReader reader = readerOf(whole, kind);
-    prefixes(kind).forEach(prefix -> known.putIfAbsent(prefix, reader));
+    prefixes(kind).stream().filter(prefix -> !builtIn.containsKey(prefix)).forEach(prefix -> known.put(prefix, reader));
     readers = Map.copyOf(known);
   }
 
-  private static ObjectMapper mapper(JsonFactory factory) {
-    // a factory of its own: a factory's parsers decode with the last mapper made on it, and each mapper skips fields
-    ObjectMapper mapper = new ObjectMapper(factory.copy());
-    new KubernetesSerialization(mapper, true); // configures the mapper: fabric8's modules and settings
+  /**
+   * Configures {@code mapper} as fabric8 configures its own (its modules and settings), then without managed fields.
+   * Each mapper has a factory of its own: a factory's parsers decode with the last mapper made on it.
+   */
+  private static KubernetesSerialization configure(ObjectMapper mapper) {
+    KubernetesSerialization serialization = new KubernetesSerialization(mapper, true);
     mapper.addMixIn(ObjectMeta.class, WithoutManagedFields.class);
     mapper.registerModule(new BlackbirdModule());
-    return mapper;
+    return serialization;
   }
 
   private static void ignore(ObjectMapper mapper, Class<?> type, List<String> fields) {

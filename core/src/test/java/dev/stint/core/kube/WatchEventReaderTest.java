@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stint.core.testing.TestJob;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Version;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -133,6 +137,35 @@ class WatchEventReaderTest {
 
     assertThat(new WatchEventReader(JSON.getFactory()).read(message))
         .hasValueSatisfying(event -> assertThat(event.getObject()).isExactlyInstanceOf(Pod.class));
+  }
+
+  @Test
+  void aClassThatDoesNotNameItsGroupIsLeftToFabric8() {
+    WatchEventReader reader = new WatchEventReader(JSON.getFactory());
+    reader.register(Ungrouped.class);
+
+    assertThat(reader.read("{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Ungrouped\","
+        + "\"metadata\":{\"name\":\"u\"}}}")).isEmpty();
+  }
+
+  @Test
+  void aRegisteredClassNeverTakesOverPods() throws IOException {
+    WatchEventReader reader = new WatchEventReader(JSON.getFactory());
+    reader.register(NotAPod.class);
+
+    assertThat(reader.read(WatchDecodeCost.podEvent("ADDED")))
+        .hasValueSatisfying(event -> assertThat(event.getObject()).isExactlyInstanceOf(Pod.class));
+  }
+
+  @Version("v1")
+  @Kind("Ungrouped")
+  public static class Ungrouped extends GenericKubernetesResource {
+  }
+
+  @Group("")
+  @Version("v1")
+  @Kind("Pod")
+  public static class NotAPod extends GenericKubernetesResource {
   }
 
   private static InputStream recording(String name) {
