@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# What the API server's validation of one PyTorchJob status write costs under a CRD, and each CEL rule's share,
+# measured in one process without a cluster (bench/crdcost/main.go says how).
+#
+#   bench/crdcost.sh                         Stint's PyTorchJob CRD and the Kubeflow training operator's, side by side
+#   bench/crdcost.sh -rules                  also each of Stint's rules alone
+#   bench/crdcost.sh -crds a=<CRD>,b=<CRD>   any CRDs of PyTorchJob (-object for another stored job)
+#
+# Builds bench/crdcost into ~/.cache/stint/testbin/crdcost-<hash of its sources>/ when missing (apiextensions-apiserver
+# of the control plane's Kubernetes version, from the Go module proxy). The figures are microseconds of one core.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$HERE/../e2e/versions.sh"
+hash="$(cat "$HERE/crdcost/go.mod" "$HERE/crdcost/go.sum" "$HERE/crdcost/main.go" | sha256sum | cut -c1-12)"
+BIN="$STINT_TESTBIN_DIR/crdcost-$hash/crdcost"
+if [ ! -x "$BIN" ]; then
+  echo "crdcost: building $BIN" >&2
+  mkdir -p "$(dirname "$BIN")"
+  (cd "$HERE/crdcost" && GOTOOLCHAIN="${GOTOOLCHAIN:-local}" CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false" \
+    go build -trimpath -o "$BIN.tmp" . && mv "$BIN.tmp" "$BIN")
+fi
+args=("$@")
+if [[ " $* " != *" -crds "* && " $* " != *" -crds="* ]]; then
+  kubeflow="$(GOFLAGS=-mod=mod go mod download -json "github.com/kubeflow/training-operator@${STINT_KUBEFLOW_VERSION:-v1.9.3}" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')/manifests/base/crds/kubeflow.org_pytorchjobs.yaml"
+  args=(-crds "stint=$HERE/../crds/pytorchjobs.kubeflow.org-v1.yml,kubeflow=$kubeflow" "${args[@]}")
+fi
+if [[ " $* " != *" -object "* && " $* " != *" -object="* ]]; then
+  args=(-object "$HERE/crdcost/job.yaml" "${args[@]}")
+fi
+exec "$BIN" "${args[@]}"
