@@ -46,7 +46,7 @@ final class OperatorRequestTimes {
       ApiMetrics.sum(text, family + "_count{", OperatorRequestTimes::key).forEach((k, v) -> counts.merge(k, v, Double::sum));
       ApiMetrics.sum(text, family + "_sum{", OperatorRequestTimes::key).forEach((k, v) -> seconds.merge(k, v, Double::sum));
     }
-    return new RequestTotals(counts, seconds);
+    return new RequestTotals(counts, seconds, OperatorReconciles.parse(text));
   }
 
   private static String key(Map<String, String> labels) {

@@ -118,6 +118,7 @@ final class Probe {
       RequestTotals times = OperatorRequestTimes.scrape(operatorMetrics).since(operatorTimesBefore);
       result.operatorRequestSeconds = times.seconds();
       result.operatorRequests = times.counts();
+      result.operatorReconciles = times.reconciles();
       result.apiRequestsTotal = result.apiRequests.values().stream().mapToDouble(Double::doubleValue).sum();
       components.forEach((c, pid) -> {
         ProcStats.Sample before = componentsBefore.get(c);

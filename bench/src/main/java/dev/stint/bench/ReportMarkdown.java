@@ -157,8 +157,8 @@ final class ReportMarkdown {
     md.append(".\n\n");
     r.notes.forEach(n -> md.append("- ").append(n).append('\n'));
     row(List.of("scenario", "wall (s)", "load 1m start -> end", "throughput", "operator CPU (s)",
-        "operator peak RSS (MiB)", "API requests (per job)", "notes"));
-    separator(8);
+        "operator peak RSS (MiB)", "API requests (per job)", "operator reconciles per job", "notes"));
+    separator(9);
     for (ScenarioResult s : r.scenarios) {
       StringBuilder tp = new StringBuilder();
       s.figures.forEach((k, v) -> {
@@ -170,6 +170,7 @@ final class ReportMarkdown {
           String.format("%.2f -> %.2f", s.loadAverageStart[0], s.loadAverageEnd[0]), tp.toString(),
           num(s.operatorCpuSeconds), num(s.operatorPeakRssMiB),
           String.format("%.0f (%.1f)", s.apiRequestsTotal, s.apiRequestsTotal / Math.max(1, s.jobs)),
+          s.operatorReconciles == null ? "-" : num(s.operatorReconciles / Math.max(1, s.jobs)),
           String.join("; ", s.notes)));
     }
     md.append("\nPer-job latencies (seconds):\n\n");

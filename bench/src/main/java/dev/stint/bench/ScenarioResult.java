@@ -38,6 +38,8 @@ public final class ScenarioResult {
   /** The operator's own requests and seconds waiting for their answers, by "verb resource" (its /metrics; empty without). */
   public Map<String, Double> operatorRequests = new LinkedHashMap<>();
   public Map<String, Double> operatorRequestSeconds = new LinkedHashMap<>();
+  /** Reconciles the operator started during the scenario (its /metrics; null without). */
+  public Double operatorReconciles;
   /** The driver's own requests (creates, patches; informer lists and watches are not counted). */
   public Map<String, Double> driverRequests = new LinkedHashMap<>();
   public List<String> notes = new ArrayList<>();
