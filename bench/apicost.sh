@@ -12,14 +12,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export STINT_CLUSTER_DIR="${STINT_CLUSTER_DIR:-$HOME/.cache/stint/cluster-apicost}"
 . "$HERE/../e2e/versions.sh"
-hash="$(cat "$HERE/apicost/go.mod" "$HERE/apicost/go.sum" "$HERE/apicost/main.go" | sha256sum | cut -c1-12)"
-BIN="$STINT_TESTBIN_DIR/apicost-$hash/apicost"
-if [ ! -x "$BIN" ]; then
-  echo "apicost: building $BIN" >&2
-  mkdir -p "$(dirname "$BIN")"
-  (cd "$HERE/apicost" && GOTOOLCHAIN="${GOTOOLCHAIN:-local}" CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false" \
-    go build -trimpath -o "$BIN.tmp" . && mv "$BIN.tmp" "$BIN")
-fi
+. "$HERE/go-tool.sh"
+BIN="$(go_tool apicost)"
 trap '"$HERE/../e2e/cluster.sh" down >/dev/null 2>&1 || true' EXIT
 "$HERE/../e2e/cluster.sh" up >&2
 "$BIN" -kubeconfig "$STINT_CLUSTER_DIR/kubeconfig" -pid "$(cat "$STINT_CLUSTER_DIR/pids/kube-apiserver")" "$@"

@@ -11,14 +11,8 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$HERE/../e2e/versions.sh"
-hash="$(cat "$HERE/crdcost/go.mod" "$HERE/crdcost/go.sum" "$HERE/crdcost/main.go" | sha256sum | cut -c1-12)"
-BIN="$STINT_TESTBIN_DIR/crdcost-$hash/crdcost"
-if [ ! -x "$BIN" ]; then
-  echo "crdcost: building $BIN" >&2
-  mkdir -p "$(dirname "$BIN")"
-  (cd "$HERE/crdcost" && GOTOOLCHAIN="${GOTOOLCHAIN:-local}" CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false" \
-    go build -trimpath -o "$BIN.tmp" . && mv "$BIN.tmp" "$BIN")
-fi
+. "$HERE/go-tool.sh"
+BIN="$(go_tool crdcost)"
 args=("$@")
 if [[ " $* " != *" -crds "* && " $* " != *" -crds="* ]]; then
   kubeflow="$(GOFLAGS=-mod=mod go mod download -json "github.com/kubeflow/training-operator@${STINT_KUBEFLOW_VERSION:-v1.9.3}" \
