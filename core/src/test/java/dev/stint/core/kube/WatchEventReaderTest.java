@@ -56,6 +56,22 @@ class WatchEventReaderTest {
     assertThat(cached(readObject)).as("what the informer's cache keeps").isEqualTo(cached(expected));
   }
 
+  @Test
+  void readsAnEventWithTextBeyondAsciiAsFabric8Does() throws IOException {
+    // a label value cannot hold it, a message can: the kubelet's, or an annotation a user wrote
+    String object = WatchDecodeCost.wire("pod.json").replace("\"generation\":1,",
+        "\"generation\":1,\"annotations\":{\"note\":\"r\u00e9sum\u00e9 \u2713 \u8bad\u7ec3 \ud83d\ude80\"},");
+    assertThat(object).as("the recording was changed").contains("\u2713");
+    String message = "{\"type\":\"MODIFIED\",\"object\":" + object + "}";
+    Pod expected = (Pod) fabric8.unmarshal(message, WatchEvent.class).getObject();
+
+    Pod read = (Pod) ours.unmarshal(message, WatchEvent.class).getObject();
+
+    assertThat(read.getMetadata().getAnnotations()).containsEntry("note", "r\u00e9sum\u00e9 \u2713 \u8bad\u7ec3 \ud83d\ude80");
+    assertThat(read.getMetadata().getManagedFields()).as("cut out").isEmpty();
+    assertThat(cached(read)).isEqualTo(cached(expected));
+  }
+
   private static HasMetadata cached(HasMetadata object) {
     SlimItemStore<HasMetadata> store = new SlimItemStore<>();
     store.put("key", object);
