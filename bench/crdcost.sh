@@ -15,9 +15,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BIN="$(go_tool crdcost)"
 args=("$@")
 if [[ " $* " != *" -crds "* && " $* " != *" -crds="* ]]; then
-  kubeflow="$(GOFLAGS=-mod=mod go mod download -json "github.com/kubeflow/training-operator@${STINT_KUBEFLOW_VERSION:-v1.9.3}" \
-    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')/manifests/base/crds/kubeflow.org_pytorchjobs.yaml"
-  args=(-crds "stint=$HERE/../crds/pytorchjobs.kubeflow.org-v1.yml,kubeflow=$kubeflow" "${args[@]}")
+  args=(-crds "stint=$HERE/../crds/pytorchjobs.kubeflow.org-v1.yml,kubeflow=$("$HERE/kubeflow.sh" crd)" "${args[@]}")
 fi
 if [[ " $* " != *" -object "* && " $* " != *" -object="* ]]; then
   args=(-object "$HERE/crdcost/job.yaml" "${args[@]}")

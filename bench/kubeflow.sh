@@ -3,6 +3,7 @@
 #
 #   bench/kubeflow.sh build            go install github.com/kubeflow/training-operator/cmd/training-operator.v1@v1.9.3
 #                                      into ~/.cache/stint/testbin/training-operator-<version>/ (no-op when there)
+#   bench/kubeflow.sh crd              print the path of its PyTorchJob CRD (in the module, downloaded when missing)
 #   bench/kubeflow.sh prepare          on the cluster of KUBECONFIG: its own PyTorchJob CRD (from the same module), the
 #                                      "kubeflow" namespace and the empty webhook-cert Secret its cert rotator fills
 #   bench/kubeflow.sh command [flags]  print the command line that runs it, one word per line
@@ -25,6 +26,13 @@ KUBECTL="${KUBECTL:-kubectl}"
 # below the ephemeral range (32768 up on Linux), which outgoing connections take their local ports from
 free_port() { local p; while :; do p=$((20000 + RANDOM % 12768)); ss -Htan "sport = :$p" | grep -q . || { echo "$p"; return; }; done; }
 
+# the operator's PyTorchJob CRD, from the module's source
+crd() {
+  local src
+  src="$(GOFLAGS=-mod=mod go mod download -json "$MODULE@$STINT_KUBEFLOW_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  echo "$src/manifests/base/crds/kubeflow.org_pytorchjobs.yaml"
+}
+
 case "${1:-}" in
   build)
     [ -f "$BIN_DIR/.stamp" ] && exit 0
@@ -35,9 +43,11 @@ case "${1:-}" in
     echo "$MODULE $STINT_KUBEFLOW_VERSION" > "$BIN_DIR.tmp/.stamp"
     rm -rf "$BIN_DIR"; mv "$BIN_DIR.tmp" "$BIN_DIR"
     ;;
+  crd)
+    crd
+    ;;
   prepare)
-    src="$(GOFLAGS=-mod=mod go mod download -json "$MODULE@$STINT_KUBEFLOW_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-    "$KUBECTL" apply --server-side -f "$src/manifests/base/crds/kubeflow.org_pytorchjobs.yaml"
+    "$KUBECTL" apply --server-side -f "$(crd)"
     "$KUBECTL" create namespace kubeflow --dry-run=client -o yaml | "$KUBECTL" apply -f -
     "$KUBECTL" -n kubeflow create secret generic training-operator-webhook-cert --dry-run=client -o yaml | "$KUBECTL" apply -f -
     ;;

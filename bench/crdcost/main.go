@@ -101,12 +101,7 @@ type updateValidator interface {
 
 // statusStrategy builds what kube-apiserver's custom resource handler builds for the CRD's storage version.
 func statusStrategy(crd *apiextensionsv1.CustomResourceDefinition) updateValidator {
-	version := crd.Spec.Versions[0]
-	for _, v := range crd.Spec.Versions {
-		if v.Storage {
-			version = v
-		}
-	}
+	version := storageVersion(crd)
 	internal := &apiextensions.JSONSchemaProps{}
 	must(apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(version.Schema.OpenAPIV3Schema, internal, nil))
 	structural, err := structuralschema.NewStructural(internal)
@@ -136,12 +131,14 @@ type ruleRef struct {
 	rule  string
 }
 
+func (r ruleRef) key() string { return fmt.Sprintf("/%s[%d]", strings.Join(r.path, "/"), r.index) }
+
 func (r ruleRef) String() string {
 	rule := r.rule
 	if len(rule) > 90 {
 		rule = rule[:87] + "..."
 	}
-	return fmt.Sprintf("%s[%d] %s", "/"+strings.Join(r.path, "/"), r.index, rule)
+	return r.key() + " " + rule
 }
 
 func collectRules(crd *apiextensionsv1.CustomResourceDefinition) []ruleRef {
@@ -155,15 +152,15 @@ func collectRules(crd *apiextensionsv1.CustomResourceDefinition) []ruleRef {
 }
 
 func withoutRules(crd *apiextensionsv1.CustomResourceDefinition, drop []ruleRef) *apiextensionsv1.CustomResourceDefinition {
+	dropped := map[string]bool{}
+	for _, d := range drop {
+		dropped[d.key()] = true
+	}
 	copied := crd.DeepCopy()
 	walk(storageSchema(copied), nil, func(path []string, s *apiextensionsv1.JSONSchemaProps) {
 		var kept apiextensionsv1.ValidationRules
 		for i, v := range s.XValidations {
-			dropped := false
-			for _, d := range drop {
-				dropped = dropped || (d.index == i && strings.Join(d.path, "/") == strings.Join(path, "/"))
-			}
-			if !dropped {
+			if !dropped[ruleRef{path: path, index: i}.key()] {
 				kept = append(kept, v)
 			}
 		}
@@ -172,13 +169,18 @@ func withoutRules(crd *apiextensionsv1.CustomResourceDefinition, drop []ruleRef)
 	return copied
 }
 
-func storageSchema(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.JSONSchemaProps {
+// storageVersion is the version the API server stores, whose schema validates what is written.
+func storageVersion(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinitionVersion {
 	for i := range crd.Spec.Versions {
 		if crd.Spec.Versions[i].Storage {
-			return crd.Spec.Versions[i].Schema.OpenAPIV3Schema
+			return &crd.Spec.Versions[i]
 		}
 	}
-	return crd.Spec.Versions[0].Schema.OpenAPIV3Schema
+	return &crd.Spec.Versions[0]
+}
+
+func storageSchema(crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.JSONSchemaProps {
+	return storageVersion(crd).Schema.OpenAPIV3Schema
 }
 
 func walk(s *apiextensionsv1.JSONSchemaProps, path []string, visit func([]string, *apiextensionsv1.JSONSchemaProps)) {
