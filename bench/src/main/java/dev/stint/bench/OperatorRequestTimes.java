@@ -1,10 +1,5 @@
 package dev.stint.bench;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -16,26 +11,8 @@ import java.util.Map;
  */
 final class OperatorRequestTimes {
   private static final String[] FAMILIES = {"stint_kube_api_request_duration_seconds", "rest_client_request_duration_seconds"};
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private OperatorRequestTimes() {
-  }
-
-  /** What {@code url} says now; nothing when there is no URL or no answer (the scenario's other figures still count). */
-  static RequestTotals scrape(String url) {
-    if (url == null || url.isEmpty()) {
-      return RequestTotals.NONE;
-    }
-    try {
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-          HttpResponse.BodyHandlers.ofString());
-      return r.statusCode() == 200 ? parse(r.body()) : RequestTotals.NONE;
-    } catch (java.io.IOException e) {
-      return RequestTotals.NONE;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return RequestTotals.NONE;
-    }
   }
 
   /** Requests and seconds keyed {@code "verb resource"} ({@code "verb"} alone for client-go). */
@@ -46,7 +23,7 @@ final class OperatorRequestTimes {
       ApiMetrics.sum(text, family + "_count{", OperatorRequestTimes::key).forEach((k, v) -> counts.merge(k, v, Double::sum));
       ApiMetrics.sum(text, family + "_sum{", OperatorRequestTimes::key).forEach((k, v) -> seconds.merge(k, v, Double::sum));
     }
-    return new RequestTotals(counts, seconds, OperatorReconciles.parse(text));
+    return new RequestTotals(counts, seconds);
   }
 
   private static String key(Map<String, String> labels) {

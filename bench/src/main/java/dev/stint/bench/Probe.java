@@ -72,7 +72,7 @@ final class Probe {
     final ScenarioResult result = new ScenarioResult();
     private final long start;
     private final ApiServerMetrics apiBefore;
-    private final RequestTotals operatorTimesBefore;
+    private final OperatorMetrics operatorBeforeMetrics;
     private final ProcStats.Sample operatorBefore;
     private final Map<String, ProcStats.Sample> componentsBefore = new LinkedHashMap<>();
 
@@ -85,7 +85,7 @@ final class Probe {
       driver.takeRequestCounts();
       driver.takeErrors();
       apiBefore = ApiMetrics.scrape(client);
-      operatorTimesBefore = OperatorRequestTimes.scrape(operatorMetrics);
+      operatorBeforeMetrics = OperatorMetrics.scrape(operatorMetrics);
       components.forEach((c, pid) -> componentsBefore.put(c, ProcStats.read(pid)));
       long pid = operatorPid;
       if (pid > 0) {
@@ -115,10 +115,10 @@ final class Probe {
       result.apiSeconds = api.requests().seconds();
       result.apiRefused = api.refused();
       result.watchersEnded = api.watchersEnded();
-      RequestTotals times = OperatorRequestTimes.scrape(operatorMetrics).since(operatorTimesBefore);
-      result.operatorRequestSeconds = times.seconds();
-      result.operatorRequests = times.counts();
-      result.operatorReconciles = times.reconciles();
+      OperatorMetrics own = OperatorMetrics.scrape(operatorMetrics).since(operatorBeforeMetrics);
+      result.operatorRequestSeconds = own.requests().seconds();
+      result.operatorRequests = own.requests().counts();
+      result.operatorReconciles = own.reconciles();
       result.apiRequestsTotal = result.apiRequests.values().stream().mapToDouble(Double::doubleValue).sum();
       components.forEach((c, pid) -> {
         ProcStats.Sample before = componentsBefore.get(c);

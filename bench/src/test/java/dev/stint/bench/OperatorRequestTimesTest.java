@@ -34,31 +34,4 @@ class OperatorRequestTimesTest {
     assertThat(d.seconds()).containsOnly(Map.entry("POST", 1.0));
     assertThat(d.counts()).containsOnly(Map.entry("POST", 4.0));
   }
-
-  @Test
-  void countsReconcilesOfJosdkOverAttemptsAndOfControllerRuntimeOverResults() {
-    String josdk = STINT + """
-        operator_sdk_reconciliations_started_total{kind="PyTorchJob",reconciliations_retries_number="0"} 40.0
-        operator_sdk_reconciliations_started_total{kind="PyTorchJob",reconciliations_retries_number="1"} 2.0
-        operator_sdk_reconciliations_success_total{kind="PyTorchJob"} 41.0
-        """;
-    String controllerRuntime = CLIENT_GO + """
-        controller_runtime_reconcile_total{controller="pytorchjob-controller",result="success"} 30
-        controller_runtime_reconcile_total{controller="pytorchjob-controller",result="requeue"} 5
-        controller_runtime_reconcile_total{controller="tfjob-controller",result="success"} 0
-        """;
-    assertThat(OperatorRequestTimes.parse(josdk).reconciles()).isEqualTo(42.0);
-    assertThat(OperatorRequestTimes.parse(controllerRuntime).reconciles()).isEqualTo(35.0);
-    RequestTotals later = OperatorRequestTimes.parse(josdk.replace("} 40.0", "} 100.0"));
-    assertThat(later.since(OperatorRequestTimes.parse(josdk)).reconciles()).isEqualTo(60.0);
-    // an operator whose /metrics has no reconcile counter: not counted, not zero
-    assertThat(OperatorRequestTimes.parse(STINT).reconciles()).isNull();
-    assertThat(later.since(OperatorRequestTimes.parse(STINT)).reconciles()).isNull();
-  }
-
-  @Test
-  void noUrlOrNoAnswerIsNothing() {
-    assertThat(OperatorRequestTimes.scrape("")).isEqualTo(RequestTotals.NONE);
-    assertThat(OperatorRequestTimes.scrape("http://127.0.0.1:1/metrics").counts()).isEmpty();
-  }
 }
