@@ -19,7 +19,7 @@
 #   --jvm-opts="..."         JVM flags of the Stint process, instead of the shipped ones of bin/stint (default:
 #                            $STINT_BENCH_JVM_OPTS if set; --jvm-opts= runs with the JVM's own defaults)
 #   --jar=PATH               the Stint jar to run (default operator/target/stint-operator.jar); with
-#   --http-client=NAME       STINT_HTTP_CLIENT of that jar: jdk (default), jdk-http1, vertx, vertx-openssl, vertx5, okhttp, and
+#   --http-client=NAME       STINT_HTTP_CLIENT of that jar: jdk (default), jdk-streams, jdk-http1, vertx, vertx-openssl, vertx5, okhttp, and
 #   --tls=conscrypt          STINT_TLS_PROVIDER: the comparison of HTTP clients (operator/pom.xml's http-* profiles)
 #   --churn-seconds=S        churn window (default 120)
 #   --scenarios=LIST         subset of limit,limitsvc,burst,preempt,suspend,resume,complete,churn

@@ -28,6 +28,7 @@ record HttpClientChoice(String name, String factoryClass, String tlsProvider) {
   private static final Map<String, String> FACTORIES = Map.of(
       "jdk", "dev.stint.operator.JdkClientFactory",
       "jdk-http1", "dev.stint.operator.Http1JdkClientFactory",
+      "jdk-streams", "dev.stint.operator.StreamedJdkClientFactory",
       "vertx", "io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
       "vertx-openssl", "dev.stint.operator.OpenSslVertxClientFactory",
       "vertx5", "io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory",

@@ -18,20 +18,27 @@ import javax.net.ssl.SSLParameters;
 
 /**
  * fabric8's JDK client ({@code STINT_HTTP_CLIENT=jdk}, the default), whose watches hand each event on as one string
- * ({@link WholeTextMessages}). Everything else is the JDK's client as fabric8 configures it.
+ * ({@link WholeTextMessages}), or, in {@link StreamedJdkClientFactory}, read each watch as an HTTP stream
+ * ({@link StreamedWatch}). Everything else is the JDK's client as fabric8 configures it.
  */
 public class JdkClientFactory extends JdkHttpClientFactory {
   /** Public and without arguments: {@link HttpClientChoice} makes every factory it names this way. */
   public JdkClientFactory() {
   }
 
+  /** Whether watches are read as HTTP streams ({@link StreamedWatch}) rather than over WebSockets. */
+  protected boolean streamsWatches() {
+    return false;
+  }
+
   @Override
   protected HttpClient.Builder createNewHttpClientBuilder() {
-    return new WholeMessagesClientBuilder(super.createNewHttpClientBuilder());
+    return new WholeMessagesClientBuilder(super.createNewHttpClientBuilder(), streamsWatches());
   }
 
   /** Builds the JDK's client as asked, then wraps it. */
-  private record WholeMessagesClientBuilder(HttpClient.Builder builder) implements HttpClient.Builder {
+  private record WholeMessagesClientBuilder(HttpClient.Builder builder, boolean streams)
+      implements HttpClient.Builder {
     @Override
     public HttpClient.Builder cookieHandler(CookieHandler cookieHandler) {
       builder.cookieHandler(cookieHandler);
@@ -94,7 +101,7 @@ public class JdkClientFactory extends JdkHttpClientFactory {
 
     @Override
     public HttpClient build() {
-      return new WholeMessagesClient(builder.build());
+      return new WholeMessagesClient(builder.build(), streams);
     }
   }
 
@@ -104,14 +111,17 @@ public class JdkClientFactory extends JdkHttpClientFactory {
    */
   private static final class WholeMessagesClient extends HttpClient {
     private final HttpClient client;
+    private final boolean streams;
 
-    WholeMessagesClient(HttpClient client) {
+    WholeMessagesClient(HttpClient client, boolean streams) {
       this.client = client;
+      this.streams = streams;
     }
 
     @Override
     public WebSocket.Builder newWebSocketBuilder() {
-      return new WholeTextMessages.Builder(client.newWebSocketBuilder());
+      WebSocket.Builder webSockets = new WholeTextMessages.Builder(client.newWebSocketBuilder());
+      return streams ? new StreamedWatch.Builder(client, webSockets) : webSockets;
     }
 
     @Override

@@ -18,6 +18,7 @@ class HttpClientChoiceTest {
       "'',             dev.stint.operator.JdkClientFactory",
       "JDK,            dev.stint.operator.JdkClientFactory",
       "jdk-http1,      dev.stint.operator.Http1JdkClientFactory",
+      "jdk-streams,    dev.stint.operator.StreamedJdkClientFactory",
       "vertx,          io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
       "vertx-openssl,  dev.stint.operator.OpenSslVertxClientFactory",
       "vertx5,         io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory",
@@ -36,6 +37,8 @@ class HttpClientChoiceTest {
         .isExactlyInstanceOf(VertxHttpClientFactory.class);
     assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "jdk-http1")).factory(Config.empty()))
         .isExactlyInstanceOf(Http1JdkClientFactory.class);
+    assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "jdk-streams")).factory(Config.empty()))
+        .isExactlyInstanceOf(StreamedJdkClientFactory.class);
     assertThat(HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "vertx-openssl")).factory(Config.empty()))
         .isExactlyInstanceOf(OpenSslVertxClientFactory.class);
   }
@@ -50,8 +53,8 @@ class HttpClientChoiceTest {
   @Test
   void unknownNamesAreRefusedWithTheKnownOnes() {
     assertThatThrownBy(() -> HttpClientChoice.from(Map.of(HttpClientChoice.CLIENT_ENV, "netty")))
-        .hasMessage("STINT_HTTP_CLIENT=netty is not a client Stint knows; one of [jdk, jdk-http1, okhttp, vertx, vertx-openssl, "
-            + "vertx5]");
+        .hasMessage("STINT_HTTP_CLIENT=netty is not a client Stint knows; one of [jdk, jdk-http1, jdk-streams, okhttp, "
+            + "vertx, vertx-openssl, vertx5]");
     assertThatThrownBy(() -> HttpClientChoice.from(Map.of(HttpClientChoice.TLS_ENV, "openssl")))
         .hasMessageStartingWith("STINT_TLS_PROVIDER=openssl: only conscrypt is known");
   }

@@ -1,0 +1,316 @@
+package dev.stint.operator;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A watch read as the API server's HTTP response stream, one JSON event per line (as client-go and kubectl watch),
+ * behind the JDK's {@link WebSocket} interface that fabric8's watch manager drives: each line is one whole text
+ * message, the stream's end a normal close, a response other than 200 a failed handshake.
+ *
+ * <p>Each line is decoded once, from bytes to a string, where the JDK's WebSocket decodes a message to characters
+ * that are then copied into a string (and fabric8's own HTTP watch decodes a character at a time), and the API server
+ * writes chunks instead of WebSocket frames. The end of the stream is told as soon as every line before it is out,
+ * whether or not the listener asked for more: the JDK's WebSocket tells a close only when the next message is asked
+ * for, one way a watch went deaf (docs/fault-tests.md). Measured against WebSockets, it is not the default
+ * (docs/benchmarks.md, "Watches as HTTP streams"); {@code STINT_HTTP_CLIENT=jdk-streams} chooses it.
+ *
+ * <p>Back pressure is the WebSocket's: the listener is given a line only when it has asked for one
+ * ({@link #request}), and the body is asked for more only when every line read is handed out.
+ */
+final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>> {
+  /** Headers a WebSocket request may carry that an HTTP request may not (the JDK refuses them). */
+  private static final Set<String> NOT_FOR_HTTP = Set.of("connection", "content-length", "expect", "host", "upgrade");
+
+  private final WebSocket.Listener listener;
+  private final Executor executor;
+  private final Queue<String> lines = new ConcurrentLinkedQueue<>();
+  private final StreamLines splitter = new StreamLines(lines);
+  private final AtomicLong demand = new AtomicLong();
+  /** Non-zero while a thread hands out lines; counts the calls that asked it to look again. */
+  private final AtomicInteger handing = new AtomicInteger();
+  private final AtomicBoolean endTold = new AtomicBoolean();
+  private volatile Flow.Subscription subscription;
+  private volatile boolean moreAsked;
+  private volatile boolean ended;
+  private volatile Throwable failure;
+  private volatile boolean outputClosed;
+
+  private StreamedWatch(WebSocket.Listener listener, Executor executor) {
+    this.listener = listener;
+    this.executor = executor;
+  }
+
+  /** Whether a WebSocket request to {@code uri} is a watch this class can serve as a stream. */
+  static boolean isWatch(URI uri, boolean subprotocols) {
+    String query = uri.getRawQuery();
+    return !subprotocols && query != null && ("&" + query + "&").contains("&watch=true&");
+  }
+
+  /**
+   * Opens the watch: the future completes with it once the API server answered 200, after {@code listener}'s
+   * {@code onOpen}; it fails with a {@link WebSocketHandshakeException} holding the response when the answer is
+   * another, or with what the request failed of.
+   */
+  static CompletableFuture<WebSocket> open(HttpClient client, URI uri, List<String[]> headers,
+                                           WebSocket.Listener listener) {
+    // HTTP/1.1, a connection per watch as a WebSocket has: on the client's one HTTP/2 connection, beside the answers
+    // to its writes, a suspension's status came about a second later at p99 (N = 100, docs/benchmarks.md)
+    HttpRequest.Builder request = HttpRequest.newBuilder(httpUri(uri)).version(HttpClient.Version.HTTP_1_1).GET();
+    for (String[] header : headers) {
+      if (!NOT_FOR_HTTP.contains(header[0].toLowerCase(java.util.Locale.ROOT))) {
+        request.header(header[0], header[1]);
+      }
+    }
+    StreamedWatch watch = new StreamedWatch(listener, client.executor().orElse(ForkJoinPool.commonPool()));
+    CompletableFuture<WebSocket> opened = new CompletableFuture<>();
+    client.<byte[]>sendAsync(request.build(), response -> {
+      if (response.statusCode() != 200) {
+        return HttpResponse.BodySubscribers.ofByteArray();
+      }
+      listener.onOpen(watch);
+      opened.complete(watch);
+      return watch.bodySubscriber();
+    }).whenComplete((response, error) -> {
+      if (error != null) {
+        opened.completeExceptionally(error);
+      } else if (response.statusCode() != 200) {
+        opened.completeExceptionally(new WebSocketHandshakeException(response));
+      }
+    });
+    return opened;
+  }
+
+  private static URI httpUri(URI uri) {
+    String scheme = uri.getScheme();
+    if (scheme.equals("wss") || scheme.equals("ws")) {
+      return URI.create((scheme.equals("wss") ? "https" : "http") + uri.toString().substring(scheme.length()));
+    }
+    return uri;
+  }
+
+  /** This watch as the body of its response; the response is complete at once, its body arrives afterwards. */
+  private HttpResponse.BodySubscriber<byte[]> bodySubscriber() {
+    return new HttpResponse.BodySubscriber<>() {
+      @Override
+      public CompletionStage<byte[]> getBody() {
+        return CompletableFuture.completedFuture(null);
+      }
+
+      @Override
+      public void onSubscribe(Flow.Subscription subscription) {
+        StreamedWatch.this.onSubscribe(subscription);
+      }
+
+      @Override
+      public void onNext(List<ByteBuffer> item) {
+        StreamedWatch.this.onNext(item);
+      }
+
+      @Override
+      public void onError(Throwable throwable) {
+        StreamedWatch.this.onError(throwable);
+      }
+
+      @Override
+      public void onComplete() {
+        StreamedWatch.this.onComplete();
+      }
+    };
+  }
+
+  @Override
+  public void onSubscribe(Flow.Subscription subscription) {
+    this.subscription = subscription;
+    handOut();
+  }
+
+  @Override
+  public void onNext(List<ByteBuffer> item) {
+    for (ByteBuffer buffer : item) {
+      splitter.accept(buffer);
+    }
+    moreAsked = false;
+    handOut();
+  }
+
+  @Override
+  public void onError(Throwable throwable) {
+    failure = throwable;
+    ended = true;
+    handOut();
+  }
+
+  @Override
+  public void onComplete() {
+    ended = true;
+    handOut();
+  }
+
+  /** Hands the listener the lines it asked for, then the end once every line is out; else asks the body for more. */
+  private void handOut() {
+    if (handing.getAndIncrement() != 0) {
+      return; // the thread handing out looks again before it stops
+    }
+    do {
+      String line;
+      while (demand.get() > 0 && (line = lines.poll()) != null) {
+        demand.decrementAndGet();
+        listener.onText(this, line, true);
+      }
+      if (!lines.isEmpty()) {
+        continue;
+      }
+      if (ended) {
+        tellEnd();
+      } else if (!moreAsked && subscription != null) {
+        moreAsked = true;
+        subscription.request(1);
+      }
+    } while (handing.decrementAndGet() != 0);
+  }
+
+  private void tellEnd() {
+    if (!endTold.compareAndSet(false, true)) {
+      return;
+    }
+    Throwable error = failure;
+    if (error == null) {
+      listener.onClose(this, NORMAL_CLOSURE, "");
+    } else {
+      listener.onError(this, error);
+    }
+  }
+
+  @Override
+  public void request(long n) {
+    demand.addAndGet(n);
+    handOut();
+  }
+
+  /**
+   * Ends the stream; the listener is told of the close on another thread, as a WebSocket's server answers a close
+   * with its own (fabric8 closes while holding its watch's lock).
+   */
+  @Override
+  public CompletableFuture<WebSocket> sendClose(int statusCode, String reason) {
+    outputClosed = true;
+    cancel();
+    lines.clear();
+    ended = true;
+    executor.execute(this::handOut);
+    return CompletableFuture.completedFuture(this);
+  }
+
+  @Override
+  public void abort() {
+    outputClosed = true;
+    endTold.set(true);
+    cancel();
+  }
+
+  private void cancel() {
+    Flow.Subscription current = subscription;
+    if (current != null) {
+      current.cancel();
+    }
+  }
+
+  @Override
+  public CompletableFuture<WebSocket> sendText(CharSequence data, boolean last) {
+    return nothingToSend();
+  }
+
+  @Override
+  public CompletableFuture<WebSocket> sendBinary(ByteBuffer data, boolean last) {
+    return nothingToSend();
+  }
+
+  @Override
+  public CompletableFuture<WebSocket> sendPing(ByteBuffer message) {
+    return nothingToSend();
+  }
+
+  @Override
+  public CompletableFuture<WebSocket> sendPong(ByteBuffer message) {
+    return nothingToSend();
+  }
+
+  private static CompletableFuture<WebSocket> nothingToSend() {
+    return CompletableFuture.failedFuture(new IllegalStateException("a watch's stream carries nothing to the server"));
+  }
+
+  @Override
+  public String getSubprotocol() {
+    return "";
+  }
+
+  @Override
+  public boolean isOutputClosed() {
+    return outputClosed;
+  }
+
+  @Override
+  public boolean isInputClosed() {
+    return endTold.get();
+  }
+
+  /** A WebSocket builder that opens watches as streams and leaves every other WebSocket to the JDK's. */
+  static final class Builder implements WebSocket.Builder {
+    private final HttpClient client;
+    private final WebSocket.Builder webSockets;
+    private final List<String[]> headers = new ArrayList<>();
+    private boolean subprotocols;
+
+    Builder(HttpClient client, WebSocket.Builder webSockets) {
+      this.client = client;
+      this.webSockets = webSockets;
+    }
+
+    @Override
+    public WebSocket.Builder header(String name, String value) {
+      headers.add(new String[] {name, value});
+      webSockets.header(name, value);
+      return this;
+    }
+
+    @Override
+    public WebSocket.Builder connectTimeout(java.time.Duration timeout) {
+      webSockets.connectTimeout(timeout); // a stream's connection is the client's, under the client's timeout
+      return this;
+    }
+
+    @Override
+    public WebSocket.Builder subprotocols(String mostPreferred, String... lesserPreferred) {
+      subprotocols = true;
+      webSockets.subprotocols(mostPreferred, lesserPreferred);
+      return this;
+    }
+
+    @Override
+    public CompletableFuture<WebSocket> buildAsync(URI uri, WebSocket.Listener listener) {
+      if (isWatch(uri, subprotocols)) {
+        return open(client, uri, headers, listener);
+      }
+      return webSockets.buildAsync(uri, listener);
+    }
+  }
+}
