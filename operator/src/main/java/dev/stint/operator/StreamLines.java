@@ -6,18 +6,27 @@ import java.util.Arrays;
 import java.util.Queue;
 
 /**
- * Cuts a watch stream's bytes into lines ({@link StreamedWatch}) and decodes each once. A newline byte never occurs inside a UTF-8 sequence, so
- * lines are cut on bytes; empty lines are skipped.
+ * Cuts a watch stream's bytes into lines ({@link StreamedWatch}) and decodes each once. A newline byte never occurs
+ * inside a UTF-8 sequence, so lines are cut on bytes; empty lines are skipped.
  */
 final class StreamLines {
+  /** The longest line taken: beyond it the stream is no watch's (the API server refuses objects past a few MiB). */
+  static final int MAX_LINE = 64 << 20;
   private final Queue<String> lines;
+  private final int maxLine;
   private byte[] partial = new byte[8192];
   private int partialLength;
 
   StreamLines(Queue<String> lines) {
-    this.lines = lines;
+    this(lines, MAX_LINE);
   }
 
+  StreamLines(Queue<String> lines, int maxLine) {
+    this.lines = lines;
+    this.maxLine = maxLine;
+  }
+
+  /** Takes the buffer's remaining bytes; throws {@link IllegalStateException} past the longest line. */
   void accept(ByteBuffer buffer) {
     while (buffer.hasRemaining()) {
       int start = buffer.position();
@@ -64,6 +73,10 @@ final class StreamLines {
 
   private void keep(ByteBuffer buffer, int from, int to) {
     int length = to - from;
+    if ((long) partialLength + length > maxLine) {
+      throw new IllegalStateException("a watch event longer than " + maxLine + " bytes without a newline: the answer "
+          + "is not a watch's stream of events");
+    }
     if (partialLength + length > partial.length) {
       partial = Arrays.copyOf(partial, Math.max(partial.length * 2, partialLength + length));
     }

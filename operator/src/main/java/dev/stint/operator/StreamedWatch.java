@@ -4,19 +4,22 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,13 +40,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link #request}), and the body is asked for more only when every line read is handed out.
  */
 final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>> {
-  /** Headers a WebSocket request may carry that an HTTP request may not (the JDK refuses them). */
-  private static final Set<String> NOT_FOR_HTTP = Set.of("connection", "content-length", "expect", "host", "upgrade");
-
   private final WebSocket.Listener listener;
   private final Executor executor;
-  private final Queue<String> lines = new ConcurrentLinkedQueue<>();
-  private final StreamLines splitter = new StreamLines(lines);
+  private final Queue<String> lines;
+  private final StreamLines splitter;
   private final AtomicLong demand = new AtomicLong();
   /** Non-zero while a thread hands out lines; counts the calls that asked it to look again. */
   private final AtomicInteger handing = new AtomicInteger();
@@ -53,10 +53,19 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
   private volatile boolean ended;
   private volatile Throwable failure;
   private volatile boolean outputClosed;
+  /** Keeps the subscription's calls serial (Flow's rule 2.7): asking for more, and cancelling. */
+  private final Object subscriptionLock = new Object();
 
-  private StreamedWatch(WebSocket.Listener listener, Executor executor) {
+  StreamedWatch(WebSocket.Listener listener, Executor executor) {
+    this(listener, executor, new ConcurrentLinkedQueue<>());
+  }
+
+  /** With the queue the lines wait in (tests). */
+  StreamedWatch(WebSocket.Listener listener, Executor executor, Queue<String> lines) {
     this.listener = listener;
     this.executor = executor;
+    this.lines = lines;
+    this.splitter = new StreamLines(lines);
   }
 
   /** Whether a WebSocket request to {@code uri} is a watch this class can serve as a stream. */
@@ -68,38 +77,49 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
   /**
    * Opens the watch: the future completes with it once the API server answered 200, after {@code listener}'s
    * {@code onOpen}; it fails with a {@link WebSocketHandshakeException} holding the response when the answer is
-   * another, or with what the request failed of.
+   * another, with an {@link HttpTimeoutException} when no answer came within {@code timeout} (the request is then
+   * cancelled, and an answer that still comes is closed unread), or with what the request failed of.
+   *
+   * @param headers each a name and a value; the WebSocket builder already refused those an HTTP request may not carry
    */
-  static CompletableFuture<WebSocket> open(HttpClient client, URI uri, List<String[]> headers,
+  static CompletableFuture<WebSocket> open(HttpClient client, URI uri, List<String[]> headers, Duration timeout,
                                            WebSocket.Listener listener) {
     // HTTP/1.1, a connection per watch as a WebSocket has: on the client's one HTTP/2 connection, beside the answers
     // to its writes, a suspension's status came about a second later at p99 (N = 100, docs/benchmarks.md)
     HttpRequest.Builder request = HttpRequest.newBuilder(httpUri(uri)).version(HttpClient.Version.HTTP_1_1).GET();
-    for (String[] header : headers) {
-      if (!NOT_FOR_HTTP.contains(header[0].toLowerCase(java.util.Locale.ROOT))) {
-        request.header(header[0], header[1]);
-      }
-    }
+    headers.forEach(header -> request.header(header[0], header[1]));
     StreamedWatch watch = new StreamedWatch(listener, client.executor().orElse(ForkJoinPool.commonPool()));
     CompletableFuture<WebSocket> opened = new CompletableFuture<>();
-    client.<byte[]>sendAsync(request.build(), response -> {
+    CompletableFuture<HttpResponse<byte[]>> sent = client.sendAsync(request.build(), response -> {
       if (response.statusCode() != 200) {
         return HttpResponse.BodySubscribers.ofByteArray();
       }
-      listener.onOpen(watch);
-      opened.complete(watch);
+      if (opened.isDone()) { // given up on: its stream is cancelled as soon as it starts
+        watch.outputClosed = true;
+      } else {
+        listener.onOpen(watch);
+        opened.complete(watch);
+      }
       return watch.bodySubscriber();
-    }).whenComplete((response, error) -> {
+    });
+    sent.whenComplete((response, error) -> {
       if (error != null) {
         opened.completeExceptionally(error);
       } else if (response.statusCode() != 200) {
         opened.completeExceptionally(new WebSocketHandshakeException(response));
       }
     });
+    if (timeout != null) {
+      CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+        if (opened.completeExceptionally(new HttpTimeoutException("no answer to the watch within " + timeout))) {
+          sent.cancel(true);
+        }
+      });
+    }
     return opened;
   }
 
-  private static URI httpUri(URI uri) {
+  static URI httpUri(URI uri) {
     String scheme = uri.getScheme();
     if (scheme.equals("wss") || scheme.equals("ws")) {
       return URI.create((scheme.equals("wss") ? "https" : "http") + uri.toString().substring(scheme.length()));
@@ -139,14 +159,25 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
 
   @Override
   public void onSubscribe(Flow.Subscription subscription) {
-    this.subscription = subscription;
+    synchronized (subscriptionLock) {
+      this.subscription = subscription;
+    }
+    if (outputClosed) { // closed while it opened
+      cancel();
+      return;
+    }
     handOut();
   }
 
   @Override
   public void onNext(List<ByteBuffer> item) {
-    for (ByteBuffer buffer : item) {
-      splitter.accept(buffer);
+    try {
+      for (ByteBuffer buffer : item) {
+        splitter.accept(buffer);
+      }
+    } catch (IllegalStateException e) {
+      fail(e);
+      return;
     }
     moreAsked = false;
     handOut();
@@ -165,27 +196,56 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
     handOut();
   }
 
-  /** Hands the listener the lines it asked for, then the end once every line is out; else asks the body for more. */
+  /**
+   * Hands the listener the lines it asked for, then the end once every line is out; else asks the body for more. One
+   * thread at a time hands out; a call meanwhile makes it look again before it stops.
+   */
   private void handOut() {
     if (handing.getAndIncrement() != 0) {
-      return; // the thread handing out looks again before it stops
+      return;
     }
-    do {
-      String line;
-      while (demand.get() > 0 && (line = lines.poll()) != null) {
-        demand.decrementAndGet();
-        listener.onText(this, line, true);
+    try {
+      do {
+        handOutOnce();
+      } while (handing.decrementAndGet() != 0);
+    } catch (RuntimeException e) { // the listener threw, or the client refused a request: the watch is over
+      handing.set(0);
+      fail(e);
+    }
+  }
+
+  private void handOutOnce() {
+    String line;
+    while (demand.get() > 0 && (line = lines.poll()) != null) {
+      demand.decrementAndGet();
+      listener.onText(this, line, true);
+    }
+    boolean done = ended; // read before the lines: the last lines are queued before the end is marked
+    if (!lines.isEmpty()) {
+      return; // waiting for the listener to ask
+    }
+    if (done) {
+      tellEnd();
+    } else if (!moreAsked) {
+      synchronized (subscriptionLock) {
+        if (subscription != null && !outputClosed) {
+          moreAsked = true;
+          subscription.request(1);
+        }
       }
-      if (!lines.isEmpty()) {
-        continue;
-      }
-      if (ended) {
-        tellEnd();
-      } else if (!moreAsked && subscription != null) {
-        moreAsked = true;
-        subscription.request(1);
-      }
-    } while (handing.decrementAndGet() != 0);
+    }
+  }
+
+  /** Ends the watch on an error of its own: the stream is cancelled and the listener told, once. */
+  private void fail(Throwable error) {
+    outputClosed = true;
+    cancel();
+    lines.clear();
+    failure = error;
+    ended = true;
+    if (endTold.compareAndSet(false, true)) {
+      listener.onError(this, error);
+    }
   }
 
   private void tellEnd() {
@@ -202,13 +262,17 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
 
   @Override
   public void request(long n) {
-    demand.addAndGet(n);
+    if (n <= 0) {
+      throw new IllegalArgumentException("a request must be for at least one message, not " + n);
+    }
+    demand.accumulateAndGet(n, (asked, more) -> asked + more < 0 ? Long.MAX_VALUE : asked + more);
     handOut();
   }
 
   /**
-   * Ends the stream; the listener is told of the close on another thread, as a WebSocket's server answers a close
-   * with its own (fabric8 closes while holding its watch's lock).
+   * Ends the stream. As a WebSocket's close is answered by the server's, the returned future and then the listener's
+   * {@code onClose} complete on another thread: fabric8 closes while holding its watch's lock, and its watch must
+   * count as ended only after that close returned.
    */
   @Override
   public CompletableFuture<WebSocket> sendClose(int statusCode, String reason) {
@@ -216,8 +280,17 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
     cancel();
     lines.clear();
     ended = true;
-    executor.execute(this::handOut);
-    return CompletableFuture.completedFuture(this);
+    CompletableFuture<WebSocket> closed = new CompletableFuture<>();
+    Runnable answer = () -> {
+      closed.complete(this);
+      handOut();
+    };
+    try {
+      executor.execute(answer);
+    } catch (RejectedExecutionException e) { // the client is shutting down
+      answer.run();
+    }
+    return closed;
   }
 
   @Override
@@ -228,9 +301,10 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
   }
 
   private void cancel() {
-    Flow.Subscription current = subscription;
-    if (current != null) {
-      current.cancel();
+    synchronized (subscriptionLock) {
+      if (subscription != null) {
+        subscription.cancel();
+      }
     }
   }
 
@@ -279,6 +353,7 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
     private final WebSocket.Builder webSockets;
     private final List<String[]> headers = new ArrayList<>();
     private boolean subprotocols;
+    private Duration timeout;
 
     Builder(HttpClient client, WebSocket.Builder webSockets) {
       this.client = client;
@@ -287,14 +362,15 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
 
     @Override
     public WebSocket.Builder header(String name, String value) {
+      webSockets.header(name, value); // refuses what an HTTP request may not carry either
       headers.add(new String[] {name, value});
-      webSockets.header(name, value);
       return this;
     }
 
     @Override
-    public WebSocket.Builder connectTimeout(java.time.Duration timeout) {
-      webSockets.connectTimeout(timeout); // a stream's connection is the client's, under the client's timeout
+    public WebSocket.Builder connectTimeout(Duration timeout) {
+      webSockets.connectTimeout(timeout);
+      this.timeout = timeout;
       return this;
     }
 
@@ -308,7 +384,7 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
     @Override
     public CompletableFuture<WebSocket> buildAsync(URI uri, WebSocket.Listener listener) {
       if (isWatch(uri, subprotocols)) {
-        return open(client, uri, headers, listener);
+        return open(client, uri, headers, timeout, listener);
       }
       return webSockets.buildAsync(uri, listener);
     }

@@ -38,6 +38,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -119,6 +120,23 @@ class StreamedWatchTest {
     };
   }
 
+  /** Keeps the stream open with empty lines (which the watch skips) until the client leaves; then counts down. */
+  private static WatchAnswer keepAliveUntilTheClientLeaves(CountDownLatch clientLeft) {
+    return exchange -> {
+      exchange.sendResponseHeaders(200, 0);
+      OutputStream body = exchange.getResponseBody();
+      try {
+        for (int i = 0; i < 600; i++) { // 30 s at most
+          body.write('\n');
+          body.flush();
+          Thread.sleep(50);
+        }
+      } catch (IOException gone) {
+        clientLeft.countDown();
+      }
+    };
+  }
+
   private KubernetesClient client() {
     Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
         .withOauthToken("the-token").withNamespace("ns").build();
@@ -128,7 +146,7 @@ class StreamedWatchTest {
 
   @Test
   void aFabric8WatchGetsEveryEventOfTheStreamWholeAndWatchesAgainWhenTheServerEndsIt() throws Exception {
-    String name = "pod-é€-" + "x".repeat(20_000); // cut across pieces, with characters of two and three bytes
+    String name = "pod-é€-" + "x".repeat(20_000); // many pieces long, with characters of two and three bytes
     answers.add(stream(ADDED.formatted(name, 2) + "\n" + ADDED.formatted("second", 3), 1000));
     CountDownLatch release = new CountDownLatch(1);
     answers.add(holdOpen(release));
@@ -173,17 +191,17 @@ class StreamedWatchTest {
   void theListenerIsHandedOnlyWhatItAskedForAndTheEndAfterEveryLine() throws Exception {
     answers.add(stream(ADDED.formatted("a", 2) + ADDED.formatted("b", 3) + ADDED.formatted("c", 4), 7));
     RecordingListener listener = new RecordingListener();
-    WebSocket watch = StreamedWatch.open(HttpClient.newHttpClient(), watchUri(), List.of(), listener)
+    WebSocket watch = StreamedWatch.open(HttpClient.newHttpClient(), watchUri(), List.of(), null, listener)
         .get(10, TimeUnit.SECONDS);
     assertThat(listener.events).containsExactly("open");
 
-    Thread.sleep(300); // the whole stream has arrived by now; none of it may be handed out unasked
+    Thread.sleep(300); // the whole stream has likely arrived by now; none of it may be handed out unasked
     assertThat(listener.events).containsExactly("open");
     watch.request(2);
     await().atMost(Duration.ofSeconds(10)).until(() -> listener.events.size() == 3);
     Thread.sleep(300);
     assertThat(listener.events).hasSize(3);
-    watch.request(5);
+    watch.request(1); // exactly the last line: the end is told without being asked for
     await().atMost(Duration.ofSeconds(10)).until(() -> listener.events.size() == 5);
     assertThat(listener.events).element(1).asString().contains("\"name\":\"a\"");
     assertThat(listener.events).element(3).asString().contains("\"name\":\"c\"");
@@ -193,19 +211,30 @@ class StreamedWatchTest {
 
   @Test
   void closingTheWatchEndsTheStreamAndTellsTheListenerOnce() throws Exception {
-    CountDownLatch release = new CountDownLatch(1);
-    answers.add(holdOpen(release));
+    CountDownLatch clientLeft = new CountDownLatch(1);
+    answers.add(keepAliveUntilTheClientLeaves(clientLeft));
     RecordingListener listener = new RecordingListener();
+    WebSocket watch = StreamedWatch.open(HttpClient.newHttpClient(), watchUri(), List.of(), null, listener)
+        .get(10, TimeUnit.SECONDS);
+    watch.request(1);
+    assertThat(watch.sendClose(WebSocket.NORMAL_CLOSURE, "")).succeedsWithin(Duration.ofSeconds(10));
+    await().atMost(Duration.ofSeconds(10)).until(() -> listener.events.contains("close 1000"));
+    assertThat(clientLeft.await(20, TimeUnit.SECONDS)).as("the server saw the connection end").isTrue();
+    watch.sendClose(WebSocket.NORMAL_CLOSURE, "");
+    Thread.sleep(200);
+    assertThat(listener.events).containsExactly("open", "close 1000");
+    assertThat(watch.isOutputClosed()).isTrue();
+  }
+
+  @Test
+  void aWatchWithoutAnAnswerInTimeFails() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    answers.add(exchange -> release.await(30, TimeUnit.SECONDS));
     try {
-      WebSocket watch = StreamedWatch.open(HttpClient.newHttpClient(), watchUri(), List.of(), listener)
-          .get(10, TimeUnit.SECONDS);
-      watch.request(1);
-      watch.sendClose(WebSocket.NORMAL_CLOSURE, "");
-      await().atMost(Duration.ofSeconds(10)).until(() -> listener.events.contains("close 1000"));
-      watch.sendClose(WebSocket.NORMAL_CLOSURE, "");
-      Thread.sleep(200);
-      assertThat(listener.events).containsExactly("open", "close 1000");
-      assertThat(watch.isOutputClosed()).isTrue();
+      CompletableFuture<WebSocket> opening = StreamedWatch.open(HttpClient.newHttpClient(), watchUri(), List.of(),
+          Duration.ofMillis(200), new RecordingListener());
+      assertThat(opening).failsWithin(Duration.ofSeconds(10)).withThrowableOfType(Exception.class)
+          .havingRootCause().isInstanceOf(java.net.http.HttpTimeoutException.class);
     } finally {
       release.countDown();
     }
@@ -214,7 +243,7 @@ class StreamedWatchTest {
   @Test
   void aRefusalFailsTheOpeningWithTheResponse() {
     answers.add(exchange -> send(exchange, 410, "{}"));
-    CompletableFuture<WebSocket> opening = StreamedWatch.open(HttpClient.newHttpClient(), watchUri(), List.of(),
+    CompletableFuture<WebSocket> opening = StreamedWatch.open(HttpClient.newHttpClient(), watchUri(), List.of(), null,
         new RecordingListener());
     assertThat(opening).failsWithin(Duration.ofSeconds(10)).withThrowableOfType(Exception.class)
         .havingRootCause().isInstanceOfSatisfying(WebSocketHandshakeException.class,
@@ -235,6 +264,145 @@ class StreamedWatchTest {
   @MethodSource("requestsServedAsStreams")
   void onlyWatchesAreServedAsStreams(String uri, boolean subprotocols, boolean stream) {
     assertThat(StreamedWatch.isWatch(URI.create(uri), subprotocols)).isEqualTo(stream);
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+      "wss://h:6443/api/v1/pods?watch=true&labelSelector=a%3Db%2Cc,"
+          + "https://h:6443/api/v1/pods?watch=true&labelSelector=a%3Db%2Cc",
+      "ws://127.0.0.1:8080/apis/kubeflow.org/v1/pytorchjobs?watch=true,"
+          + "http://127.0.0.1:8080/apis/kubeflow.org/v1/pytorchjobs?watch=true",
+      "https://h/api/v1/pods?watch=true, https://h/api/v1/pods?watch=true"})
+  void aWebSocketAddressBecomesTheHttpOneWithItsQueryAsEncoded(String webSocket, String http) {
+    assertThat(StreamedWatch.httpUri(URI.create(webSocket))).hasToString(http);
+  }
+
+  /**
+   * The body's thread queues lines and ends the stream while the listener, on threads of its own, asks for one line
+   * at a time: in every round each line is handed out once, in order, and the end after the last.
+   */
+  @Test
+  void linesAndTheEndAreHandedOutInOrderWhateverTheThreads() throws Exception {
+    java.util.concurrent.ExecutorService askers = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 200; round++) {
+        List<String> told = new CopyOnWriteArrayList<>();
+        CountDownLatch ended = new CountDownLatch(1);
+        WebSocket.Listener listener = new WebSocket.Listener() {
+          @Override
+          public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            told.add(data.toString());
+            askers.execute(() -> webSocket.request(1));
+            return null;
+          }
+
+          @Override
+          public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            told.add("close");
+            ended.countDown();
+            return null;
+          }
+        };
+        StreamedWatch watch = new StreamedWatch(listener, Runnable::run);
+        FakeSubscription subscription = new FakeSubscription();
+        watch.onSubscribe(subscription);
+        askers.execute(() -> watch.request(1));
+        for (int chunk = 0; chunk < 5; chunk++) {
+          subscription.awaitAsked(chunk + 1);
+          watch.onNext(List.of(ByteBuffer.wrap(("{\"n\":" + (2 * chunk) + "}\n{\"n\":" + (2 * chunk + 1) + "}\n")
+              .getBytes(StandardCharsets.UTF_8))));
+        }
+        watch.onComplete();
+        assertThat(ended.await(10, TimeUnit.SECONDS)).as("round " + round + ": " + told).isTrue();
+        assertThat(told).as("round " + round).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}",
+            "{\"n\":4}", "{\"n\":5}", "{\"n\":6}", "{\"n\":7}", "{\"n\":8}", "{\"n\":9}", "close");
+      }
+    } finally {
+      askers.shutdownNow();
+    }
+  }
+
+  /**
+   * The body's last lines and its end arrive on another thread just as the handing out found no line left: the end
+   * is told only after those lines.
+   */
+  @Test
+  void theEndArrivingWithTheLastLinesIsToldAfterThem() {
+    RecordingListener listener = new RecordingListener();
+    AtomicReference<Runnable> arrival = new AtomicReference<>();
+    Queue<String> lines = new java.util.concurrent.ConcurrentLinkedQueue<>() {
+      @Override
+      public boolean isEmpty() {
+        boolean empty = super.isEmpty();
+        Runnable arriving = arrival.getAndSet(null);
+        if (empty && arriving != null) {
+          arriving.run(); // after the look, before the end is read
+        }
+        return empty;
+      }
+    };
+    StreamedWatch watch = new StreamedWatch(listener, Runnable::run, lines);
+    watch.onSubscribe(new FakeSubscription());
+    watch.request(5);
+    arrival.set(() -> {
+      watch.onNext(List.of(ByteBuffer.wrap("{\"last\":1}\n".getBytes(StandardCharsets.UTF_8))));
+      watch.onComplete();
+    });
+    watch.request(1); // looks at the lines: none yet
+    assertThat(listener.events).containsExactly("{\"last\":1}", "close 1000");
+  }
+
+  @Test
+  void aListenerThatThrowsEndsTheWatchWithAnErrorToldOnce() {
+    RecordingListener listener = new RecordingListener() {
+      @Override
+      public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+        throw new IllegalStateException("the listener broke");
+      }
+    };
+    StreamedWatch watch = new StreamedWatch(listener, Runnable::run);
+    FakeSubscription subscription = new FakeSubscription();
+    watch.onSubscribe(subscription);
+    watch.onNext(List.of(ByteBuffer.wrap("{}\n{}\n".getBytes(StandardCharsets.UTF_8))));
+    watch.request(2);
+    watch.onComplete();
+    assertThat(listener.events).containsExactly("error java.lang.IllegalStateException: the listener broke");
+    assertThat(subscription.cancelled).isTrue();
+    assertThat(watch.isInputClosed()).isTrue();
+  }
+
+  @Test
+  void aStreamWithoutNewlinesEndsInAnErrorInsteadOfGrowingWithoutBound() {
+    Queue<String> out = new ArrayDeque<>();
+    StreamLines splitter = new StreamLines(out, 100);
+    splitter.accept(ByteBuffer.wrap(new byte[60]));
+    assertThatThrownBy(() -> splitter.accept(ByteBuffer.wrap(new byte[60])))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("longer than 100 bytes without a newline");
+    assertThat(out).isEmpty();
+  }
+
+  /** A body's subscription that counts what was asked for and whether it was cancelled. */
+  private static final class FakeSubscription implements java.util.concurrent.Flow.Subscription {
+    private final java.util.concurrent.atomic.AtomicLong asked = new java.util.concurrent.atomic.AtomicLong();
+    volatile boolean cancelled;
+
+    @Override
+    public void request(long n) {
+      asked.addAndGet(n);
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true;
+    }
+
+    void awaitAsked(long count) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (asked.get() < count) {
+        assertThat(System.nanoTime()).as("asked for chunk " + count + " within 10 s").isLessThan(deadline);
+        java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+      }
+    }
   }
 
   static Stream<Arguments> pieces() {
@@ -287,7 +455,7 @@ class StreamedWatchTest {
   }
 
   /** Records what a WebSocket listener is told, and never asks for more itself. */
-  private static final class RecordingListener implements WebSocket.Listener {
+  private static class RecordingListener implements WebSocket.Listener {
     final List<String> events = new CopyOnWriteArrayList<>();
 
     @Override
