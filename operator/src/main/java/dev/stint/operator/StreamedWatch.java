@@ -80,14 +80,21 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
    * another, with an {@link HttpTimeoutException} when no answer came within {@code timeout} (the request is then
    * cancelled, and an answer that still comes is closed unread), or with what the request failed of.
    *
-   * @param headers each a name and a value; the WebSocket builder already refused those an HTTP request may not carry
+   * @param headers each a name and a value; those an HTTP request may not carry (the JDK refuses {@code Connection},
+   *                {@code Host}, {@code Upgrade} and the like, which a WebSocket builder takes) are left out
    */
   static CompletableFuture<WebSocket> open(HttpClient client, URI uri, List<String[]> headers, Duration timeout,
                                            WebSocket.Listener listener) {
     // HTTP/1.1, a connection per watch as a WebSocket has: on the client's one HTTP/2 connection, beside the answers
     // to its writes, a suspension's status came about a second later at p99 (N = 100, docs/benchmarks.md)
     HttpRequest.Builder request = HttpRequest.newBuilder(httpUri(uri)).version(HttpClient.Version.HTTP_1_1).GET();
-    headers.forEach(header -> request.header(header[0], header[1]));
+    for (String[] header : headers) {
+      try {
+        request.header(header[0], header[1]);
+      } catch (IllegalArgumentException refused) {
+        // a header of the WebSocket's handshake; the stream's connection is the client's to manage
+      }
+    }
     StreamedWatch watch = new StreamedWatch(listener, client.executor().orElse(ForkJoinPool.commonPool()));
     CompletableFuture<WebSocket> opened = new CompletableFuture<>();
     CompletableFuture<HttpResponse<byte[]>> sent = client.sendAsync(request.build(), response -> {
@@ -362,7 +369,7 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
 
     @Override
     public WebSocket.Builder header(String name, String value) {
-      webSockets.header(name, value); // refuses what an HTTP request may not carry either
+      webSockets.header(name, value);
       headers.add(new String[] {name, value});
       return this;
     }

@@ -171,6 +171,25 @@ class StreamedWatchTest {
   }
 
   @Test
+  void headersAnHttpRequestMayNotCarryAreLeftOutAndTheOthersSent() throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    answers.add(exchange -> {
+      seen.add(exchange.getRequestHeaders().getFirst("X-Watch-Test") + " " + exchange.getRequestHeaders()
+          .getFirst("Upgrade"));
+      stream(ADDED.formatted("a", 2), 100).answer(exchange);
+    });
+    HttpClient http = HttpClient.newHttpClient();
+    RecordingListener listener = new RecordingListener();
+    WebSocket watch = new StreamedWatch.Builder(http, http.newWebSocketBuilder()).header("Connection", "Upgrade")
+        .header("Upgrade", "websocket").header("X-Watch-Test", "sent").buildAsync(watchUri(), listener)
+        .get(10, TimeUnit.SECONDS);
+    watch.request(1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> listener.events.size() == 3);
+    assertThat(seen).containsExactly("sent null");
+    assertThat(listener.events).element(1).asString().contains("\"name\":\"a\"");
+  }
+
+  @Test
   void aWatchTheServerRefusesFailsWithItsStatusCode() {
     answers.add(exchange -> send(exchange, 403, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
         + "\"message\":\"pods is forbidden\",\"reason\":\"Forbidden\",\"code\":403}"));
