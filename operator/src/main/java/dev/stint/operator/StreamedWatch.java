@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
@@ -97,9 +96,10 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
     }
     StreamedWatch watch = new StreamedWatch(listener, client.executor().orElse(ForkJoinPool.commonPool()));
     CompletableFuture<WebSocket> opened = new CompletableFuture<>();
-    CompletableFuture<HttpResponse<byte[]>> sent = client.sendAsync(request.build(), response -> {
+    // the response's future completes when its stream ends; it tells only of a refusal or a failure to open
+    CompletableFuture<HttpResponse<Void>> sent = client.sendAsync(request.build(), response -> {
       if (response.statusCode() != 200) {
-        return HttpResponse.BodySubscribers.ofByteArray();
+        return HttpResponse.BodySubscribers.discarding(); // fabric8 reads a refusal's code and headers only
       }
       if (opened.isDone()) { // given up on: its stream is cancelled as soon as it starts
         watch.outputClosed = true;
@@ -107,7 +107,7 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
         listener.onOpen(watch);
         opened.complete(watch);
       }
-      return watch.bodySubscriber();
+      return HttpResponse.BodySubscribers.fromSubscriber(watch);
     });
     sent.whenComplete((response, error) -> {
       if (error != null) {
@@ -132,36 +132,6 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
       return URI.create((scheme.equals("wss") ? "https" : "http") + uri.toString().substring(scheme.length()));
     }
     return uri;
-  }
-
-  /** This watch as the body of its response; the response is complete at once, its body arrives afterwards. */
-  private HttpResponse.BodySubscriber<byte[]> bodySubscriber() {
-    return new HttpResponse.BodySubscriber<>() {
-      @Override
-      public CompletionStage<byte[]> getBody() {
-        return CompletableFuture.completedFuture(null);
-      }
-
-      @Override
-      public void onSubscribe(Flow.Subscription subscription) {
-        StreamedWatch.this.onSubscribe(subscription);
-      }
-
-      @Override
-      public void onNext(List<ByteBuffer> item) {
-        StreamedWatch.this.onNext(item);
-      }
-
-      @Override
-      public void onError(Throwable throwable) {
-        StreamedWatch.this.onError(throwable);
-      }
-
-      @Override
-      public void onComplete() {
-        StreamedWatch.this.onComplete();
-      }
-    };
   }
 
   @Override
@@ -250,9 +220,7 @@ final class StreamedWatch implements WebSocket, Flow.Subscriber<List<ByteBuffer>
     lines.clear();
     failure = error;
     ended = true;
-    if (endTold.compareAndSet(false, true)) {
-      listener.onError(this, error);
-    }
+    tellEnd();
   }
 
   private void tellEnd() {
