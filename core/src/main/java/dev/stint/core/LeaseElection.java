@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -22,13 +23,19 @@ final class LeaseElection {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseElection.class);
   private final KubernetesClient client;
   private final LeaderElectionConfiguration config;
+  private final LeaseFence fence;
   private ExecutorService executor;
   private CompletableFuture<?> running;
 
-  /** @param config with the callbacks to tell (those of {@link ReconcilerRole#following}) */
-  LeaseElection(KubernetesClient client, LeaderElectionConfiguration config) {
+  /**
+   * @param config with the callbacks to tell (those of {@link ReconcilerRole#following})
+   * @param fence the fence of the client's writes, told of every renewal and of the start and end of leading; null
+   *     when the client has none
+   */
+  LeaseElection(KubernetesClient client, LeaderElectionConfiguration config, LeaseFence fence) {
     this.client = client;
     this.config = config;
+    this.fence = fence;
   }
 
   synchronized void start() {
@@ -42,7 +49,15 @@ final class LeaseElection {
     }
     LeaderCallbacks callbacks = config.getLeaderCallbacks()
         .orElseGet(() -> new LeaderCallbacks(() -> { }, () -> { }, holder -> { }));
-    LeaderCallbacks exiting = new LeaderCallbacks(callbacks::onStartLeading, () -> {
+    LeaderCallbacks exiting = new LeaderCallbacks(() -> {
+      if (fence != null) {
+        fence.startedLeading();
+      }
+      callbacks.onStartLeading();
+    }, () -> {
+      if (fence != null) {
+        fence.stoppedLeading(); // first: no write of this process goes out from here on
+      }
       callbacks.onStopLeading();
       if (config.isExitOnStopLeading()) {
         LOG.info("Stopped leading ({}): exiting", config.getLeaseName());
@@ -55,8 +70,9 @@ final class LeaseElection {
       return t;
     });
     // releaseOnCancel false, as JOSDK: the stop callback is then told in every case
+    Lock lock = new LeaseLock(namespace, config.getLeaseName(), identity);
     running = new LeaderElectorBuilder(client, executor).withConfig(new LeaderElectionConfig(
-            new LeaseLock(namespace, config.getLeaseName(), identity), config.getLeaseDuration(),
+            fence == null ? lock : fence.watching(lock), config.getLeaseDuration(),
             config.getRenewDeadline(), config.getRetryPeriod(), exiting, false, config.getLeaseName()))
         .build().start();
   }

@@ -61,6 +61,7 @@ public final class StintOperatorBuilder {
   private StintMetrics metrics;
   private Set<String> namespaces = Set.of();
   private LeaderElectionConfiguration leaderElection;
+  private LeaseFence fence;
   private Duration watchCheckPeriod = Duration.ofSeconds(30);
   private HeapGuard heap;
   private boolean kindChecks = true;
@@ -97,7 +98,17 @@ public final class StintOperatorBuilder {
    * Reconcile only while holding the Lease this configures (informers run and caches fill on a standby too, so
    * that it takes over warm); null: always reconcile.
    */
-  public StintOperatorBuilder leaderElection(LeaderElectionConfiguration config) { this.leaderElection = config; return this; }
+  public StintOperatorBuilder leaderElection(LeaderElectionConfiguration config) { return leaderElection(config, null); }
+
+  /**
+   * As {@link #leaderElection(LeaderElectionConfiguration)}, with the {@link LeaseFence} installed in the client
+   * (null: none), which the election tells of every renewal and of the start and end of leading.
+   */
+  public StintOperatorBuilder leaderElection(LeaderElectionConfiguration config, LeaseFence fence) {
+    this.leaderElection = config;
+    this.fence = fence;
+    return this;
+  }
 
   /**
    * Whether an informer that fails to start fails its kind's start at once (production: the kind is down and
@@ -181,7 +192,7 @@ public final class StintOperatorBuilder {
     }
     role.whenLeading(kinds::startLeading);
     LeaseElection election = leaderElection == null ? null
-        : new LeaseElection(client, role.following(leaderElection));
+        : new LeaseElection(client, role.following(leaderElection), fence);
     return new StintOperator(engine, List.copyOf(reconcilers),
         new StintOperator.WatchCheckSettings(client, watchCheckPeriod, closeClientOnStop, heapGuard), kinds, election);
   }

@@ -1,6 +1,7 @@
 package dev.stint.operator;
 
 import dev.stint.operator.OperatorOptions.ApiRateLimit;
+import dev.stint.core.LeaseFence;
 import dev.stint.core.kube.ClientSerialization;
 import dev.stint.core.metrics.ApiRequestMetrics;
 import dev.stint.core.metrics.StintMetrics;
@@ -43,7 +44,13 @@ final class ClientConfig {
    * {@code --kube-api-qps}, go through an {@link ApiRateLimiter}.
    */
   static KubernetesClient client(Config config, ApiRateLimit limit, StintMetrics metrics, HttpClientChoice http) {
-    return client(config, limit.limited() ? new ApiRateLimiter(limit, System::nanoTime) : null, metrics, http);
+    return client(config, limit, metrics, http, null);
+  }
+
+  /** As {@link #client(Config, ApiRateLimit, StintMetrics, HttpClientChoice)}, its writes behind {@code fence}. */
+  static KubernetesClient client(Config config, ApiRateLimit limit, StintMetrics metrics, HttpClientChoice http,
+                                 LeaseFence fence) {
+    return client(config, limit.limited() ? new ApiRateLimiter(limit, System::nanoTime) : null, metrics, http, fence);
   }
 
   /**
@@ -51,6 +58,15 @@ final class ClientConfig {
    * {@code metrics}, each unless null.
    */
   static KubernetesClient client(Config config, ApiRateLimiter limiter, StintMetrics metrics, HttpClientChoice http) {
+    return client(config, limiter, metrics, http, null);
+  }
+
+  /**
+   * As {@link #client(Config, ApiRateLimiter, StintMetrics, HttpClientChoice)}, with {@code fence} (unless null) as
+   * the last interceptor: after the rate limiter's wait, so that a request that waited is judged when it goes.
+   */
+  static KubernetesClient client(Config config, ApiRateLimiter limiter, StintMetrics metrics, HttpClientChoice http,
+                                 LeaseFence fence) {
     ApiRequestMetrics counter = metrics == null ? null : new ApiRequestMetrics(metrics.registry());
     // one consumer for both: a second withHttpClientBuilderConsumer would replace the first
     KubernetesClientBuilder builder = ClientSerialization.on(new KubernetesClientBuilder()).withConfig(config)
@@ -61,6 +77,9 @@ final class ClientConfig {
       }
       if (counter != null) {
         builderOfClient.addOrReplaceInterceptor(ApiRequestMetrics.INTERCEPTOR_NAME, counter);
+      }
+      if (fence != null) {
+        builderOfClient.addOrReplaceInterceptor(LeaseFence.NAME, fence);
       }
     }).build();
   }

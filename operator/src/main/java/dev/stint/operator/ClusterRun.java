@@ -1,5 +1,6 @@
 package dev.stint.operator;
 
+import dev.stint.core.LeaseFence;
 import dev.stint.core.StintOperator;
 import dev.stint.core.StintOperatorBuilder;
 import dev.stint.core.metrics.StintMetrics;
@@ -9,6 +10,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -65,7 +68,9 @@ final class ClusterRun {
       ClusterPreflight.check(probe, registry, options.kueue());
     }
     StintMetrics metrics = new StintMetrics(); // before the client, which counts its requests in it
-    KubernetesClient client = ClientConfig.client(config, options.apiRateLimit(), metrics, http);
+    Election election = election(config);
+    KubernetesClient client = ClientConfig.client(config, options.apiRateLimit(), metrics, http,
+        election == null ? null : election.fence());
     // closed by Running, after the Lease is released
     StintOperatorBuilder builder = StintOperator.builder(client, registry).metrics(metrics).closeClientOnStop(false)
         .namespaces(options.namespaces())
@@ -75,15 +80,9 @@ final class ClusterRun {
     }
     builder.gangScheduler(options.gangScheduler());
     builder.kueue(options.kueue());
-    OperatorOptions.LeaderElection election = options.leaderElection();
-    Leadership leadership = null;
-    String lease = null;
-    if (election.enabled()) {
-      leadership = new Leadership(LeaseLocation.identity(env), System::exit);
-      String namespace = LeaseLocation.namespace(election.namespace(), env, LeaseLocation.SERVICE_ACCOUNT_NAMESPACE,
-          config.getNamespace());
-      builder.leaderElection(leadership.configuration(namespace, election.leaseName()));
-      lease = namespace + "/" + election.leaseName();
+    Leadership leadership = election == null ? null : election.leadership();
+    if (election != null) {
+      builder.leaderElection(election.config(), election.fence());
     }
     Running running = serve(builder.build(), client, leadership);
     try {
@@ -94,9 +93,29 @@ final class ClusterRun {
           + ClusterPreflight.describeCauses(e));
     }
     running.started.set(true);
-    LOG.info("Stint is running on {}; {}{}", client.getMasterUrl(), describe(lease, leadership),
+    LOG.info("Stint is running on {}; {}{}", client.getMasterUrl(),
+        describe(election == null ? null : election.lease(), leadership),
         running.describeEndpoints());
     return running;
+  }
+
+  /** This process's part in the leader election, and the fence of its client's writes. */
+  private record Election(Leadership leadership, LeaderElectionConfiguration config, LeaseFence fence, String lease) { }
+
+  /** The leader election the options ask for, or null when it is off. */
+  private Election election(Config config) {
+    OperatorOptions.LeaderElection election = options.leaderElection();
+    if (!election.enabled()) {
+      return null;
+    }
+    Leadership leadership = new Leadership(LeaseLocation.identity(env), System::exit);
+    String namespace = LeaseLocation.namespace(election.namespace(), env, LeaseLocation.SERVICE_ACCOUNT_NAMESPACE,
+        config.getNamespace());
+    LeaderElectionConfiguration electionConfig = leadership.configuration(namespace, election.leaseName());
+    // in the client before anything it sends: a leader's writes stop when it cannot prove it holds the Lease
+    LeaseFence fence = new LeaseFence(namespace, election.leaseName(), leadership.identity(),
+        electionConfig.getRenewDeadline(), System::nanoTime, Clock.systemUTC());
+    return new Election(leadership, electionConfig, fence, namespace + "/" + election.leaseName());
   }
 
   /** The operator, not yet started, with its endpoints listening. */

@@ -1,0 +1,171 @@
+package dev.stint.core;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * A leader's writes, fenced by its Lease: once this process has led, the API client sends a write (a create, update,
+ * patch or delete; no pod, deletion, status or event) only while the last renewal of the Lease that this process
+ * made began less than the renew deadline ago. A standby takes the Lease over only a lease duration after that
+ * renewal's time, so a write that starts inside the fence reaches the API server before any write of the next
+ * leader unless something holds it in flight for the difference (15 s - 10 s with JOSDK's timings).
+ *
+ * <p>Why a fence of its own: fabric8's elector notices a lost Lease only on its next turn, every retry period, and a
+ * process frozen past its lease (a long pause, SIGSTOP, a VM stalled) wakes with every thread runnable at once: its
+ * reconciles, on a cache that is no longer true, ran before the elector told anyone (issue 47 saw a woken leader patch
+ * a status, delete a Service and emit an event within 100 ms of waking). The check here runs on the thread that is
+ * about to send, against a monotonic clock that a pause does not stop.
+ *
+ * <p>What passes whatever the fence says: reads and watches; the Lease itself (the elector must renew or learn it
+ * lost); access reviews, which change nothing. Before this process first leads, it reconciles nothing, and its only
+ * writes are the events about its own Pod ({@code KindEvents}), which pass.
+ */
+public final class LeaseFence implements Interceptor {
+  /** The interceptor's name in the HTTP client. */
+  public static final String NAME = "stint-lease-fence";
+  private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+
+  private final String leasePath;
+  private final String identity;
+  private final long deadlineNanos;
+  private final LongSupplier nanoTime;
+  private final Clock clock;
+  private volatile boolean led;
+  private volatile boolean holding;
+  private volatile long renewedAtNanos;
+
+  /**
+   * @param namespace the Lease's namespace
+   * @param name the Lease's name
+   * @param identity this process's name in the Lease
+   * @param renewDeadline how long after a renewal's time writes may still start
+   * @param nanoTime a monotonic clock ({@link System#nanoTime} but in tests)
+   * @param clock the wall clock the elector stamps renewals with
+   */
+  public LeaseFence(String namespace, String name, String identity, Duration renewDeadline, LongSupplier nanoTime,
+                    Clock clock) {
+    this.leasePath = "/apis/coordination.k8s.io/v1/namespaces/" + namespace + "/leases";
+    this.identity = identity;
+    this.deadlineNanos = renewDeadline.toNanos();
+    this.nanoTime = nanoTime;
+    this.clock = clock;
+  }
+
+  /** The Lease's lock, telling this fence of every renewal it makes for {@code identity}. */
+  public Lock watching(Lock lock) {
+    return new RenewalReportingLock(lock);
+  }
+
+  /** This process now leads: told by the election, after the renewal that made it leader. */
+  public void startedLeading() {
+    led = true;
+  }
+
+  /** This process no longer leads: told by the election; the fence stays shut, since the process exits or stops. */
+  public void stoppedLeading() {
+    holding = false;
+  }
+
+  /** Whether a write may start now. */
+  public boolean open() {
+    return !led || holding && nanoTime.getAsLong() - renewedAtNanos < deadlineNanos;
+  }
+
+  @Override
+  public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+    if (open() || passes(request)) {
+      return;
+    }
+    throw new FencedWrite(request.method() + " " + request.uri().getPath() + " not sent: this process cannot prove "
+        + "it still holds its Lease (" + describe() + ")");
+  }
+
+  private boolean passes(HttpRequest request) {
+    String path = request.uri().getPath();
+    return READS.contains(request.method().toUpperCase(Locale.ROOT))
+        || path.startsWith(leasePath)
+        || path.startsWith("/apis/authorization.k8s.io/") || path.startsWith("/apis/authentication.k8s.io/");
+  }
+
+  private String describe() {
+    if (!holding) {
+      return "it lost it";
+    }
+    return "last renewed " + Duration.ofNanos(nanoTime.getAsLong() - renewedAtNanos).toMillis()
+        + " ms ago, more than the renew deadline of " + Duration.ofNanos(deadlineNanos).toMillis() + " ms";
+  }
+
+  /**
+   * A renewal made: the record's renew time is the moment a standby counts the lease duration from, so the fence
+   * counts from it too (taken before the elector read the Lease, it is earlier than the write that carried it).
+   */
+  private void renewed(LeaderElectionRecord record, long calledAtNanos, Instant calledAt) {
+    if (!identity.equals(record.getHolderIdentity()) || record.getRenewTime() == null) {
+      return;
+    }
+    long sinceStamp = Math.max(0, Duration.between(record.getRenewTime().toInstant(), calledAt).toNanos());
+    long at = calledAtNanos - sinceStamp;
+    if (!holding || at - renewedAtNanos > 0) {
+      renewedAtNanos = at;
+    }
+    holding = true;
+  }
+
+  /** The refusal of a write outside the fence: a failure that heals (the process is about to stop or step down). */
+  public static final class FencedWrite extends KubernetesClientException {
+    FencedWrite(String message) {
+      super(message);
+    }
+  }
+
+  /** Fabric8's Lease lock, reporting the renewals it wrote successfully. */
+  private final class RenewalReportingLock implements Lock {
+    private final Lock lock;
+
+    RenewalReportingLock(Lock lock) {
+      this.lock = lock;
+    }
+
+    @Override
+    public LeaderElectionRecord get(KubernetesClient client) {
+      return lock.get(client);
+    }
+
+    @Override
+    public void create(KubernetesClient client, LeaderElectionRecord record) {
+      long at = nanoTime.getAsLong();
+      Instant wallAt = clock.instant();
+      lock.create(client, record);
+      renewed(record, at, wallAt);
+    }
+
+    @Override
+    public void update(KubernetesClient client, LeaderElectionRecord record) {
+      long at = nanoTime.getAsLong();
+      Instant wallAt = clock.instant();
+      lock.update(client, record);
+      renewed(record, at, wallAt);
+    }
+
+    @Override
+    public String identity() {
+      return lock.identity();
+    }
+
+    @Override
+    public String describe() {
+      return lock.describe();
+    }
+  }
+}
