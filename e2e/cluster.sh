@@ -10,6 +10,9 @@
 #   e2e/cluster.sh restart-apiserver [--kill]
 #                           stop kube-apiserver (SIGTERM, or SIGKILL with --kill) and start it again on the same port,
 #                           certificates and etcd data; returns once it is ready (fault tests: ChaosIT)
+#   e2e/cluster.sh restart-etcd [--kill]
+#                           stop etcd (SIGTERM, or SIGKILL with --kill) and start it again on the same ports and data;
+#                           kube-apiserver keeps running; returns once it is ready again (fault tests: ChaosIT)
 #   e2e/cluster.sh compact-etcd
 #                           compact etcd to its current revision, so that older watches get 410 Gone; prints it
 #
@@ -24,10 +27,12 @@
 #   STINT_KUEUE_PODS_READY_TIMEOUT  Kueue's waitForPodsReady.timeout (default 20s)
 #   KUBECTL               kubectl to use (default: the one testbin.sh built if STINT_TESTBIN_KUBECTL=1, else PATH)
 # The admin kubeconfig (user "admin", group system:masters, RSA client cert, data inlined) is
-# $STINT_CLUSTER_DIR/kubeconfig.
+# $STINT_CLUSTER_DIR/kubeconfig; kubeconfig-replica-a and -b beside it are admins too (users stint-replica-a and -b,
+# also in group stint:replicas), for two operator replicas that the audit log tells apart.
 # The API server enforces OwnerReferencesPermissionEnforcement (as OpenShift does: setting blockOwnerDeletion needs
 # update on the owner's finalizers) and writes $STINT_CLUSTER_DIR/logs/audit.log: the requests of the ServiceAccount
-# stint-system/stint only, at level Metadata (user, verb, resource, namespace, response code).
+# stint-system/stint and of group stint:replicas only, at level Metadata (user, verb, resource, namespace, response
+# code).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$HERE/versions.sh"
@@ -131,13 +136,20 @@ pki() {
   cert apiserver "/CN=kube-apiserver" \
     "subjectAltName=DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:127.0.0.1,IP:10.96.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
   cert admin "/O=system:masters/CN=admin" "extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
+  # two operator replicas told apart in the audit log (ChaosIT's paused leader): admins, in a group the policy logs
+  local r
+  for r in a b; do
+    cert "replica-$r" "/O=system:masters/O=stint:replicas/CN=stint-replica-$r" \
+      "extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
+  done
   $o genrsa -out "$PKI/sa.key" 2048 2>/dev/null
   $o rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>/dev/null
 }
 
+# a kubeconfig of the local cluster for a user of pki(): the admin's is $KCFG, a replica's $DIR/kubeconfig-replica-<r>
 write_kubeconfig() {
-  local b64="base64 -w0"
-  cat > "$KCFG.tmp" <<EOF
+  local user="${1:-admin}" file="${2:-$KCFG}" b64="base64 -w0"
+  cat > "$file.tmp" <<EOF
 apiVersion: v1
 kind: Config
 clusters:
@@ -146,20 +158,21 @@ clusters:
     server: https://127.0.0.1:$APISERVER_PORT
     certificate-authority-data: $($b64 < "$PKI/ca.crt")
 users:
-- name: admin
+- name: $user
   user:
-    client-certificate-data: $($b64 < "$PKI/admin.crt")
-    client-key-data: $($b64 < "$PKI/admin.key")
+    client-certificate-data: $($b64 < "$PKI/$user.crt")
+    client-key-data: $($b64 < "$PKI/$user.key")
 contexts:
 - name: stint
-  context: {cluster: stint, user: admin}
+  context: {cluster: stint, user: $user}
 current-context: stint
 EOF
-  chmod 600 "$KCFG.tmp"; mv "$KCFG.tmp" "$KCFG"
+  chmod 600 "$file.tmp"; mv "$file.tmp" "$file"
 }
 
-# The audit log records what deploy/'s ServiceAccount does, and nothing else (every other client is a test or a
-# control-plane component acting as system:masters): RbacIT reads it to prove each RBAC rule used and none refused.
+# The audit log records what deploy/'s ServiceAccount does (RbacIT reads it to prove each RBAC rule used and none
+# refused) and what the two replica users do (ChaosIT reads it to prove a paused leader writes nothing on waking), and
+# nothing else: every other client is a test or a control-plane component acting as system:masters.
 write_audit_policy() {
   cat > "$DIR/audit-policy.yaml" <<EOF
 apiVersion: audit.k8s.io/v1
@@ -168,6 +181,8 @@ omitStages: [RequestReceived]
 rules:
 - level: Metadata
   users: ["system:serviceaccount:stint-system:stint"]
+- level: Metadata
+  userGroups: ["stint:replicas"]
 - level: None
 EOF
 }
@@ -242,7 +257,7 @@ cmd_down() {
     stop "${COMPONENTS[$i]}" && stopped=1
   done
   if [ -f "$DIR/etcd-data-dir" ]; then rm -rf "$(cat "$DIR/etcd-data-dir")"; rm -f "$DIR/etcd-data-dir"; fi
-  rm -f "$DIR/ports.env" "$DIR/.ports" "$KCFG"
+  rm -f "$DIR/ports.env" "$DIR/.ports" "$KCFG" "$DIR"/kubeconfig-replica-*
   if [ $stopped = 1 ]; then log "stopped"; else log "not running"; fi
 }
 
@@ -269,18 +284,15 @@ cmd_up() {
   printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPISERVER_PORT=%s\nKCM_PORT=%s\nSCHEDULER_PORT=%s\nKWOK_PORT=%s\n' \
     "$ETCD_PORT" "$ETCD_PEER_PORT" "$APISERVER_PORT" "$KCM_PORT" "$SCHEDULER_PORT" "$KWOK_PORT" > "$DIR/ports.env"
   write_kubeconfig
+  write_kubeconfig replica-a "$DIR/kubeconfig-replica-a"
+  write_kubeconfig replica-b "$DIR/kubeconfig-replica-b"
   write_audit_policy
 
   # etcd on tmpfs when there is one, without fsync: test data only
   local etcd_data
   if [ -d /dev/shm ] && [ -w /dev/shm ]; then etcd_data="$(mktemp -d /dev/shm/stint-etcd.XXXXXX)"; else etcd_data="$DIR/etcd-data"; mkdir -p "$etcd_data"; fi
   echo "$etcd_data" > "$DIR/etcd-data-dir"
-  start etcd "$(bin_of etcd)" --name=stint --data-dir="$etcd_data" \
-    --listen-client-urls="http://127.0.0.1:$ETCD_PORT" --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \
-    --listen-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" \
-    --initial-cluster="stint=http://127.0.0.1:$ETCD_PEER_PORT" --unsafe-no-fsync=true \
-    --quota-backend-bytes=8589934592 --log-level=warn
-  wait_until "$TIMEOUT" etcd curl -sf --max-time 2 "http://127.0.0.1:$ETCD_PORT/health"
+  start_etcd
 
   start_apiserver
   wait_until "$TIMEOUT" kube-apiserver apiserver_ready
@@ -329,6 +341,40 @@ EOF
   STARTING=0
   log "up in $((SECONDS - t0)) s: k8s $STINT_KUBE_VERSION, etcd $STINT_ETCD_VERSION, kwok $STINT_KWOK_VERSION, $NODES kwok nodes; logs in $LOGS"
   echo "KUBECONFIG=$KCFG"
+}
+
+# etcd on the ports of ports.env, with the data directory of etcd-data-dir; returns once it answers /health
+start_etcd() {
+  local etcd_data
+  etcd_data="$(cat "$DIR/etcd-data-dir")"
+  start etcd "$(bin_of etcd)" --name=stint --data-dir="$etcd_data" \
+    --listen-client-urls="http://127.0.0.1:$ETCD_PORT" --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster="stint=http://127.0.0.1:$ETCD_PEER_PORT" --unsafe-no-fsync=true \
+    --quota-backend-bytes=8589934592 --log-level=warn
+  wait_until "$TIMEOUT" etcd curl -sf --max-time 2 "http://127.0.0.1:$ETCD_PORT/health"
+}
+
+# restart-etcd [--kill]: a new etcd process on the same ports and data (SIGTERM, or SIGKILL with --kill); the API
+# server keeps running and finds it again. Returns once etcd answers /health and the API server /readyz.
+cmd_restart_etcd() {
+  local pid t0=$SECONDS
+  [ -f "$DIR/ports.env" ] || fail "no cluster in $DIR (run up first)"
+  # shellcheck disable=SC1091
+  . "$DIR/ports.env"
+  if [ "${1:-}" = --kill ]; then
+    if pid="$(live_pid etcd)"; then
+      kill -KILL "$pid" 2>/dev/null || true
+      for _ in $(seq 200); do [ -d "/proc/$pid" ] || break; sleep 0.05; done
+    fi
+    rm -f "$PIDS/etcd"
+  else
+    stop etcd 2>/dev/null || true
+  fi
+  echo "----- restarted at $(date -u +%FT%TZ) -----" >> "$LOGS/etcd.log"
+  START_APPEND=1 start_etcd
+  wait_until "$TIMEOUT" kube-apiserver apiserver_ready
+  log "etcd restarted in $((SECONDS - t0)) s on port $ETCD_PORT"
 }
 
 start_scheduler() {
@@ -412,7 +458,8 @@ case "${1:-}" in
   status) cmd_status ;;
   env) echo "export KUBECONFIG=$KCFG" ;;
   restart-apiserver) shift; cmd_restart_apiserver "$@" ;;
+  restart-etcd) shift; cmd_restart_etcd "$@" ;;
   compact-etcd) cmd_compact_etcd ;;
   kueue) shift; cmd_kueue "$@" ;;
-  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|compact-etcd|kueue up [external|kubeflow]|down|restart|status" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|restart-etcd [--kill]|compact-etcd|kueue up [external|kubeflow]|down|restart|status" >&2; exit 2 ;;
 esac

@@ -1,5 +1,7 @@
 package dev.stint.core;
 
+import dev.stint.core.kube.ApiRefusal;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
@@ -125,7 +127,7 @@ public final class LeaseFence implements Interceptor {
   /** The refusal of a write outside the fence: a failure that heals (the process is about to stop or step down). */
   public static final class FencedWrite extends KubernetesClientException {
     FencedWrite(String message) {
-      super(message);
+      super(new StatusBuilder().withCode(0).withStatus("Failure").withReason(ApiRefusal.LEASE_LOST).withMessage(message).build());
     }
   }
 

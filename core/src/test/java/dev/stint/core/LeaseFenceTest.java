@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stint.core.kube.ApiRefusal;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
@@ -162,7 +163,9 @@ class LeaseFenceTest {
     assertThatThrownBy(() -> before(POD_CREATE))
         .isInstanceOf(LeaseFence.FencedWrite.class).isInstanceOf(KubernetesClientException.class)
         .hasMessage("POST /api/v1/namespaces/jobs/pods not sent: this process cannot prove it still holds its Lease "
-            + "(last renewed 12345 ms ago, more than the renew deadline of 10000 ms)");
+            + "(last renewed 12345 ms ago, more than the renew deadline of 10000 ms)")
+        .satisfies(e -> assertThat(ApiRefusal.of((KubernetesClientException) e))
+            .extracting(ApiRefusal::permanent, ApiRefusal::cause).containsExactly(false, "LeaseLost"));
   }
 
   private void renewAt(long at) {

@@ -6,10 +6,12 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The API server's audit log of the local cluster ({@code e2e/cluster.sh} records the requests of deploy/'s
@@ -29,9 +31,17 @@ final class AuditLog {
    * @param code the HTTP status of the response (101 for a watch's upgrade, 200 for its start otherwise)
    * @param forbidden whether authorization (RBAC) refused it; a 403 of admission (a namespace being deleted, a
    *     quota) is not
+   * @param received when the API server received it (by this machine's clock, which the test shares)
    */
   record Request(String user, String verb, String apiGroup, String resource, String subresource, String namespace,
-                 String name, int code, String uri, boolean forbidden) {
+                 String name, int code, String uri, boolean forbidden, Instant received) {
+    private static final Set<String> WRITES = Set.of("create", "update", "patch", "delete", "deletecollection");
+
+    /** Whether it asked to change something (a create, update, patch or delete of any object). */
+    boolean write() {
+      return WRITES.contains(verb);
+    }
+
     /** {@code verb group/resource/subresource in namespace}, as a message names it. */
     String describe() {
       String what = (apiGroup.isEmpty() ? "" : apiGroup + "/") + (resource == null ? uri : resource)
@@ -64,6 +74,14 @@ final class AuditLog {
 
   /** The requests of {@link #OPERATOR_USER} since the mark, one per request (its last recorded stage). */
   List<Request> operatorRequests() {
+    return requestsOf(OPERATOR_USER);
+  }
+
+  /**
+   * The requests of {@code user} since the mark, one per request (its last recorded stage): users the audit policy
+   * logs are {@link #OPERATOR_USER} and the replicas of group {@code stint:replicas} ({@code e2e/cluster.sh}).
+   */
+  List<Request> requestsOf(String user) {
     Map<String, Request> byId = new LinkedHashMap<>();
     for (String line : linesSinceMark()) {
       if (line.isBlank()) {
@@ -72,7 +90,7 @@ final class AuditLog {
       @SuppressWarnings("unchecked")
       Map<String, Object> event = Serialization.unmarshal(line, Map.class);
       Request request = request(event);
-      if (OPERATOR_USER.equals(request.user())) {
+      if (user.equals(request.user())) {
         byId.put((String) event.get("auditID"), request);
       }
     }
@@ -120,7 +138,8 @@ final class AuditLog {
     boolean forbidden = "forbid".equals(annotations.get("authorization.k8s.io/decision"));
     return new Request((String) user.get("username"), (String) event.get("verb"), text(ref, "apiGroup"),
         ref.containsKey("resource") ? text(ref, "resource") : null, text(ref, "subresource"), text(ref, "namespace"),
-        text(ref, "name"), code.intValue(), (String) event.get("requestURI"), forbidden);
+        text(ref, "name"), code.intValue(), (String) event.get("requestURI"), forbidden,
+        Instant.parse((String) event.get("requestReceivedTimestamp")));
   }
 
   private static String text(Map<String, Object> map, String key) {

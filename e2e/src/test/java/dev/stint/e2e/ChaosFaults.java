@@ -21,14 +21,25 @@ import java.util.TreeMap;
  * status clobbered, pods, services and nodes deleted behind the operator's back. Each counts itself in the run.
  */
 final class ChaosFaults {
-  enum Fault { KILL_OPERATOR, RESTART_APISERVER, WATCH_EXPIRY, STATUS_CLOBBER, DELETE_POD, DELETE_SERVICE, DELETE_NODE }
+  enum Fault {
+    KILL_OPERATOR, RESTART_APISERVER, WATCH_EXPIRY, STATUS_CLOBBER, DELETE_POD, DELETE_SERVICE, DELETE_NODE,
+    PAUSE_LEADER, RESTART_ETCD
+  }
 
   private final ChaosRun run;
+  private final ChaosLeaders leaders;
   /** Nodes deleted and not yet recreated (the test recreates them at the end whatever happened). */
   private final Map<String, Node> deletedNodes = new TreeMap<>();
 
   ChaosFaults(ChaosRun run) {
     this.run = run;
+    this.leaders = new ChaosLeaders(run);
+  }
+
+  /** A leader frozen past its Lease while a standby takes over and acts, then woken: see {@link ChaosLeaders}. */
+  void pauseLeader(Runnable whileFrozen) {
+    leaders.pauseLeader(whileFrozen);
+    run.fault(Fault.PAUSE_LEADER);
   }
 
   /** SIGKILL once the operator has started (plus a seeded delay), so that it dies while reconciling; then a new one. */
@@ -66,6 +77,14 @@ final class ChaosFaults {
     if (as != null) {
       run.fault(as);
     }
+  }
+
+  /** etcd stopped and started again under a running API server (whose watches and writes wait for it meanwhile). */
+  void restartEtcd(boolean crash) {
+    Duration took = ClusterControl.restartEtcd(crash);
+    run.etcdRestarts.add(took);
+    System.out.println("           etcd and kube-apiserver ready again after " + took.toMillis() + " ms");
+    run.fault(Fault.RESTART_ETCD);
   }
 
   void pause() {

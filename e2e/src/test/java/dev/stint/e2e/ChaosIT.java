@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
  * A seeded chaos run on the real control plane: PyTorchJobs, TFJobs and MPIJobs driven through their life cycle
  * (run, suspend, resume, finish with planned exit codes, partial successes, deletion) while faults land at seeded
  * moments: the operator killed with SIGKILL (after it has started, so mid-reconcile) and started again; kube-apiserver
- * restarted (SIGKILL or SIGTERM); watch expiry (operator SIGSTOPped, changes made, etcd compacted, API server
- * restarted, SIGCONT: its watches resume from a compacted revision and get 410 Gone); a job's status clobbered by
- * another client; pods and services deleted behind the operator's back; a kwok node deleted and recreated.
+ * restarted (SIGKILL or SIGTERM); etcd restarted under it (SIGKILL or SIGTERM); watch expiry (operator SIGSTOPped,
+ * changes made, etcd compacted, API server restarted, SIGCONT: its watches resume from a compacted revision and get
+ * 410 Gone); a job's status clobbered by another client; pods and services deleted behind the operator's back; a
+ * kwok node deleted and recreated; a leader paused past its Lease while a standby takes over, then woken (it must
+ * exit and, by the API server's audit log, make no write once woken: {@link ChaosLeaders}).
  *
  * <p>Each round plans (from the seed) what happens to each job and which faults land when, plays that timeline, then
  * waits (generously) until every job has converged to the state its driving implies, and checks: one pod per replica,
@@ -40,7 +42,8 @@ import org.junit.jupiter.api.Test;
  * job moves to its next driven state only from a converged one.
  *
  * <p>The parts, sharing one {@link ChaosRun}: {@link ChaosPlan} (every seeded choice), {@link ChaosDriver} (the jobs'
- * life cycle, the timeline in real time), {@link ChaosFaults}, {@link ChaosChecks} with {@link ChaosJobCheck}
+ * life cycle, the timeline in real time), {@link ChaosFaults} with {@link ChaosLeaders}, {@link ChaosChecks} with
+ * {@link ChaosJobCheck}
  * (convergence and invariants) and {@link ChaosTally}.
  */
 class ChaosIT {
@@ -124,8 +127,8 @@ class ChaosIT {
       run.resumePaused();
       // the ITs after this one need the cluster whole
       faults.recreateDeletedNodes();
-      if (run.operator != null) {
-        run.operator.close();
+      for (OperatorProcess operator : run.operators) {
+        operator.close(); // the run's operator, and any replica a paused-leader fault left behind a failure
       }
       run.history.close();
       ChaosTally.report(run, Duration.ofNanos(System.nanoTime() - t0));

@@ -121,6 +121,11 @@ final class ChaosPlan {
         events.add(new Event(at, "restart kube-apiserver" + (crash ? " (SIGKILL)" : " (SIGTERM)"),
             () -> faults.restartApiServer(crash, Fault.RESTART_APISERVER)));
       }
+      case RESTART_ETCD -> {
+        boolean crash = random.nextBoolean();
+        events.add(new Event(at, "restart etcd" + (crash ? " (SIGKILL)" : " (SIGTERM)"),
+            () -> faults.restartEtcd(crash)));
+      }
       case WATCH_EXPIRY -> planWatchExpiry(at, pick, events, driving);
       case STATUS_CLOBBER -> events.add(new Event(at, "clobber a job's status (#" + pick + ")",
           () -> faults.clobberStatus(pick)));
@@ -135,7 +140,20 @@ final class ChaosPlan {
             () -> faults.deleteService(pick, svcPick)));
       }
       case DELETE_NODE -> planNodeOutage(at, pick, events);
+      case PAUSE_LEADER -> planPausedLeader(at, pick, events, driving);
     }
+  }
+
+  /** The leader frozen past its Lease; one of the round's driving steps happens once the standby leads. */
+  private void planPausedLeader(long at, int pick, List<Event> events, List<Event> driving) {
+    Event moved = driving.isEmpty() ? null : driving.get(pick % driving.size());
+    if (moved != null) {
+      events.remove(moved);
+      driving.remove(moved);
+    }
+    events.add(new Event(at, "SIGSTOP the leader of two replicas past its Lease"
+        + (moved == null ? "" : ", then " + moved.what() + " (the standby leading)") + ", SIGCONT",
+        () -> faults.pauseLeader(moved == null ? () -> { } : moved.action())));
   }
 
   private void planWatchExpiry(long at, int pick, List<Event> events, List<Event> driving) {

@@ -29,6 +29,7 @@ final class ChaosRun {
   final List<String> notes = new ArrayList<>();
   final List<OperatorProcess> operators = new ArrayList<>();
   final List<Duration> apiServerRestarts = new ArrayList<>();
+  final List<Duration> etcdRestarts = new ArrayList<>();
   final List<Duration> convergence = new ArrayList<>();
   OperatorProcess operator;
   OperatorProcess paused;

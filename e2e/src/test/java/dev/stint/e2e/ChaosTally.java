@@ -48,6 +48,8 @@ final class ChaosTally {
             .orElse("-")).toList()).append('\n');
     b.append("kube-apiserver restarts ms: ").append(run.apiServerRestarts.stream()
         .map(d -> Long.toString(d.toMillis())).toList()).append('\n');
+    b.append("etcd restarts ms: ").append(run.etcdRestarts.stream()
+        .map(d -> Long.toString(d.toMillis())).toList()).append('\n');
     b.append("convergence after each round's timeline ms: ").append(run.convergence.stream()
         .map(d -> Long.toString(d.toMillis())).toList()).append('\n');
     b.append("job statuses seen by the informers: ").append(run.history == null ? 0 : run.history.snapshots())

@@ -31,6 +31,20 @@ final class ClusterControl {
     return Duration.ofNanos(System.nanoTime() - t0);
   }
 
+  /**
+   * Stops etcd (SIGKILL when {@code crash}, else SIGTERM) and starts it again on the same ports and data, the API
+   * server running on; returns once the API server's {@code /readyz} answers again, with the time it took.
+   */
+  static Duration restartEtcd(boolean crash) {
+    long t0 = System.nanoTime();
+    if (crash) {
+      run("restart-etcd", "--kill");
+    } else {
+      run("restart-etcd");
+    }
+    return Duration.ofNanos(System.nanoTime() - t0);
+  }
+
   /** Compacts etcd to its current revision (watches from before it get 410 Gone); returns that revision. */
   static long compactEtcd() {
     return Long.parseLong(run("compact-etcd").strip());

@@ -56,7 +56,9 @@ final class OperatorProcess implements AutoCloseable {
 
   /** With environment variables of its own, such as {@code POD_NAME}, its identity in the leader election. */
   static OperatorProcess start(Map<String, String> env, String... extraArgs) {
-    Path jar = LocalCluster.ROOT.resolve("operator/target/stint-operator.jar");
+    // -Dstint.operator.jar runs another build of Stint (an older one, to see what a change mended)
+    Path jar = Path.of(System.getProperty("stint.operator.jar",
+        LocalCluster.ROOT.resolve("operator/target/stint-operator.jar").toString()));
     if (!Files.exists(jar)) {
       throw new IllegalStateException(jar + " is missing; build it with mvn -pl operator -am package");
     }

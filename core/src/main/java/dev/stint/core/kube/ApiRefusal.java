@@ -16,6 +16,11 @@ import java.util.Locale;
  * @param message the API server's own words (its {@code Status.message}), else the client's
  */
 public record ApiRefusal(boolean permanent, String cause, String message) {
+  /**
+   * The reason of a write this process did not send because it cannot prove it still leads ({@code LeaseFence}): it
+   * heals when the Lease is renewed, or ends with the process.
+   */
+  public static final String LEASE_LOST = "LeaseLost";
 
   public static ApiRefusal of(KubernetesClientException e) {
     Status status = e.getStatus();
@@ -28,6 +33,9 @@ public record ApiRefusal(boolean permanent, String cause, String message) {
   /** The classification itself, on the HTTP code, the Status reason and message: a pure function, table-tested. */
   static ApiRefusal classify(int code, String reason, String message) {
     String lower = message.toLowerCase(Locale.ROOT);
+    if (LEASE_LOST.equals(reason)) {
+      return new ApiRefusal(false, LEASE_LOST, message);
+    }
     return switch (code) {
       case 400 -> new ApiRefusal(true, "BadRequest", message);
       case 422 -> new ApiRefusal(true, "Invalid", message);

@@ -29,6 +29,7 @@ class ApiRefusalTest {
       503 | ServiceUnavailable | the server is currently unable to handle the request                     | false | ServerError
       504 | Timeout   | the server was unable to return a response in the time allotted                   | false | Timeout
       404 | NotFound  | namespaces "gone" not found                                                        | false | NotFound
+      0   | LeaseLost | POST /api/v1/namespaces/t/pods not sent: this process cannot prove it still holds its Lease (it lost it) | false | LeaseLost
       """)
   void sortsRefusalsIntoPermanentAndHealing(int code, String reason, String message, boolean permanent,
                                             String cause) {

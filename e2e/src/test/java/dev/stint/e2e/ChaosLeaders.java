@@ -1,0 +1,155 @@
+package dev.stint.e2e;
+
+import static dev.stint.e2e.ChaosCalls.retry;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The paused leader: the run's operator makes way for two replicas with leader election on (a Lease of their own),
+ * each its own user of the API server ({@code e2e/cluster.sh}'s {@code stint-replica-a} and {@code -b}), so that the
+ * audit log tells their requests apart. The leader is frozen (SIGSTOP) past its Lease, the standby takes over, one of
+ * the round's driving steps happens under the standby, then the leader is woken (SIGCONT). Its connections and
+ * buffered watch events are all there at once when it wakes, with a cache that the standby's work has made stale;
+ * it must exit with code 1 ("Lost leadership") and, by the audit log, make no write from its wake on: no create,
+ * update, patch or delete of anything, the Lease included. Then the standby stops and the run goes on with one
+ * operator again.
+ */
+final class ChaosLeaders {
+  private static final Duration START = Duration.ofSeconds(120);
+  /** Far above a lease duration (15 s) plus the standby's retry period (2 s, with jitter). */
+  private static final Duration TAKEOVER = Duration.ofSeconds(90);
+  /** The standby's time to act on the driving step before the leader wakes (not a check: any time would do). */
+  private static final long STANDBY_ACTS_MILLIS = 3000;
+
+  private final ChaosRun run;
+  private int pairs;
+
+  ChaosLeaders(ChaosRun run) {
+    this.run = run;
+  }
+
+  /** A replica: its identity in the Lease, and the user its requests are logged as. */
+  private record Replica(OperatorProcess process, String identity, String user) { }
+
+  void pauseLeader(Runnable whileFrozen) {
+    run.superviseOperator();
+    closeQuietly(run.operator); // one writer at a time: the pair's leader is the only one from here on
+    String lease = "stint-chaos-" + (++pairs);
+    AuditLog audit = AuditLog.fromNow();
+    Replica a = replica("a", lease);
+    Replica b = replica("b", lease);
+    awaitStarted(a);
+    awaitStarted(b);
+    await().atMost(TAKEOVER).until(() -> holder(lease) != null);
+    Replica leader = holder(lease).equals(a.identity) ? a : b;
+    Replica standby = leader == a ? b : a;
+    awaitLog(leader, "Became leader (" + leader.identity + ")");
+
+    run.paused = leader.process;
+    leader.process.pause();
+    await().atMost(TAKEOVER).until(() -> standby.identity.equals(holder(lease)));
+    awaitLog(standby, "Became leader (" + standby.identity + ")");
+    System.out.println("           " + standby.identity + " took Lease " + lease + " over from the frozen "
+        + leader.identity);
+    whileFrozen.run();
+    sleep(STANDBY_ACTS_MILLIS);
+    Instant woken = Instant.now();
+    leader.process.resume();
+    run.paused = null;
+
+    checkWokenLeader(leader, woken, audit);
+    closeQuietly(standby.process);
+    run.operator = run.startOperator();
+  }
+
+  /** It exits with code 1, having said why, and the audit log shows no write of its from its wake on. */
+  private void checkWokenLeader(Replica leader, Instant woken, AuditLog audit) {
+    try {
+      await().atMost(Duration.ofSeconds(60)).until(() -> !leader.process.alive());
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      run.findings.add("the leader " + leader.identity + ", paused past its Lease, still ran 60 s after waking");
+      closeQuietly(leader.process);
+    }
+    if (!leader.process.alive() && (leader.process.exitValue() != 1
+        || !leader.process.log().contains("Lost leadership (" + leader.identity + ")"))) {
+      run.findings.add("the leader " + leader.identity + ", paused past its Lease, exited with "
+          + leader.process.exitValue() + " without \"Lost leadership\"; log " + leader.process.logFile());
+    }
+    List<AuditLog.Request> requests = audit.requestsOf(leader.user);
+    if (requests.isEmpty()) {
+      throw new IllegalStateException("the audit log shows no request of " + leader.user + ": the local cluster "
+          + "was started by an older e2e/cluster.sh (e2e/cluster.sh down, then up)");
+    }
+    List<String> writes = requests.stream().filter(r -> r.write() && !r.received().isBefore(woken))
+        .map(r -> r.received() + " " + r.describe()).toList();
+    System.out.println("           " + leader.identity + " woken at " + woken + ": " + writes.size()
+        + " write(s) after waking, " + requests.size() + " request(s) of " + leader.user + " in the audit log");
+    if (!writes.isEmpty()) {
+      run.findings.add("the leader " + leader.identity + ", paused past its Lease and woken at " + woken
+          + ", wrote after waking (audit log, user " + leader.user + "): "
+          + writes.stream().collect(Collectors.joining("; ")) + "; log " + leader.process.logFile());
+    }
+  }
+
+  private Replica replica(String letter, String lease) {
+    Path kubeconfig = LocalCluster.kubeconfig().resolveSibling("kubeconfig-replica-" + letter);
+    if (!Files.exists(kubeconfig)) {
+      throw new IllegalStateException(kubeconfig + " is missing: the local cluster was started by an older "
+          + "e2e/cluster.sh (e2e/cluster.sh down, then up)");
+    }
+    String identity = "chaos-" + letter + "-" + pairs;
+    OperatorProcess process = OperatorProcess.start(
+        Map.of("POD_NAME", identity, "KUBECONFIG", kubeconfig.toString()), "--leader-election=true",
+        "--leader-election-namespace=" + run.ns, "--leader-election-id=" + lease);
+    run.operators.add(process);
+    return new Replica(process, identity, "stint-replica-" + letter);
+  }
+
+  private String holder(String lease) {
+    Lease found = retry("read Lease " + lease,
+        () -> run.client.resources(Lease.class).inNamespace(run.ns).withName(lease).get());
+    return found == null || found.getSpec() == null ? null : found.getSpec().getHolderIdentity();
+  }
+
+  private static void awaitStarted(Replica replica) {
+    try {
+      replica.process.awaitStarted(START);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void awaitLog(Replica replica, String line) {
+    await().atMost(Duration.ofSeconds(60)).until(() -> replica.process.log().contains(line));
+  }
+
+  private static void closeQuietly(OperatorProcess process) {
+    if (process == null) {
+      return;
+    }
+    try {
+      process.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
