@@ -1,6 +1,5 @@
 package dev.stint.core;
 
-import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.heap.HeapGuard;
@@ -13,6 +12,7 @@ import dev.stint.core.kueue.KueueSettings;
 import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.core.reconciler.TrainingJobReconciler;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.core.serving.KindCheck;

@@ -1,9 +1,9 @@
 package dev.stint.core.kueue;
 
 import dev.stint.core.ReconcilerRole;
-import dev.stint.core.decision.EngineFramework;
-import dev.stint.core.decision.JobEvent;
 import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobEvent;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
