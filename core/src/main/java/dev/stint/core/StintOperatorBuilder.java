@@ -1,6 +1,7 @@
 package dev.stint.core;
 
 import dev.stint.core.decision.EngineSettings;
+import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.heap.HeapGuard;
 import dev.stint.core.kube.DeafWatchCheck;
@@ -8,7 +9,6 @@ import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.kueue.FlavorCache;
 import dev.stint.core.kueue.KueueLink;
-import dev.stint.core.kueue.KueueSettings;
 import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;

@@ -1,6 +1,5 @@
 package dev.stint.core.decision;
 
-import dev.stint.core.kueue.KueueGate;
 import dev.stint.core.model.Action;
 import dev.stint.core.model.JobEvent;
 import dev.stint.spi.TrainingJob;

@@ -1,5 +1,6 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;

@@ -2,7 +2,8 @@ package dev.stint.core.kueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.kueue.KueueSettings.Mode;
+import dev.stint.core.decision.KueueSettings;
+import dev.stint.core.decision.KueueSettings.Mode;
 import dev.stint.core.kueue.WorkloadFor.Priority;
 import dev.stint.core.kueue.WorkloadFor.PriorityRef;
 import dev.stint.core.model.EngineFramework;
