@@ -1,7 +1,7 @@
 package dev.stint.core;
 
-import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.EngineSettings;
+import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.heap.HeapGuard;
 import dev.stint.core.kube.DeafWatchCheck;
@@ -9,10 +9,10 @@ import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.kueue.FlavorCache;
 import dev.stint.core.kueue.KueueLink;
-import dev.stint.core.kueue.KueueSettings;
 import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.core.reconciler.TrainingJobReconciler;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.core.serving.KindCheck;

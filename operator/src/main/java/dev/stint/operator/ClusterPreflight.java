@@ -1,7 +1,7 @@
 package dev.stint.operator;
 
+import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.kueue.KueueApi;
-import dev.stint.core.kueue.KueueSettings;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.core.serving.AccessReview;
 import dev.stint.spi.TrainingFramework;

@@ -1,6 +1,6 @@
 package dev.stint.operator;
 
-import dev.stint.core.kueue.KueueSettings;
+import dev.stint.core.decision.KueueSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.stint.operator;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stint.core.kueue.KueueSettings;
+import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.operator.testkind.SleepFramework;
 import io.fabric8.kubernetes.client.ConfigBuilder;

@@ -3,8 +3,8 @@ package dev.stint.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stint.core.kueue.KueueSettings;
-import dev.stint.core.kueue.KueueSettings.Mode;
+import dev.stint.core.decision.KueueSettings;
+import dev.stint.core.decision.KueueSettings.Mode;
 import dev.stint.operator.OperatorOptions.ApiRateLimit;
 import dev.stint.operator.OperatorOptions.Command;
 import dev.stint.operator.OperatorOptions.LeaderElection;

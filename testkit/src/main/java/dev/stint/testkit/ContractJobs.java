@@ -1,11 +1,11 @@
 package dev.stint.testkit;
 
-import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Decision;
-import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
 import dev.stint.core.decision.Observed;
+import dev.stint.core.model.Action;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;

@@ -1,5 +1,7 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.model.Action;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ReplicaId;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;

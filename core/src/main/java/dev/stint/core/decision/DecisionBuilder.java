@@ -1,5 +1,7 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.model.Action;
+import dev.stint.core.model.JobEvent;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaStatus;

@@ -1,6 +1,6 @@
 package dev.stint.core.decision;
 
-import dev.stint.core.kueue.PodSetInfo;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ContainerEnv;
 import dev.stint.spi.KubeflowLabels;
 import dev.stint.spi.ReplicaId;

@@ -1,5 +1,6 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.Container;

@@ -1,7 +1,5 @@
 package dev.stint.core.decision;
 
-import dev.stint.core.kueue.KueueSettings;
-
 /**
  * Operator-wide settings that change decisions, the same for every kind.
  *

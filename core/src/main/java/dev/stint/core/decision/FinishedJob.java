@@ -1,5 +1,6 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.model.Action;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaStatus;

@@ -1,7 +1,6 @@
 package dev.stint.core.decision;
 
-import dev.stint.core.kueue.KueueGate;
-import dev.stint.core.kueue.PodSetInfo;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingFramework;

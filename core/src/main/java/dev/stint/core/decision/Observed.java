@@ -1,5 +1,6 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.model.JobLabels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;

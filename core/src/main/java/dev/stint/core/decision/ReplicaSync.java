@@ -1,6 +1,9 @@
 package dev.stint.core.decision;
 
 import dev.stint.core.decision.ReplicaTally.TypeTally;
+import dev.stint.core.model.Action;
+import dev.stint.core.model.JobEvent;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;

@@ -1,6 +1,7 @@
 package dev.stint.core.decision;
 
 import dev.stint.core.decision.ReplicaTally.TypeTally;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SuccessPolicy;

@@ -1,5 +1,7 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.model.Action;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingJob;

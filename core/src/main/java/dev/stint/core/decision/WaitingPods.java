@@ -1,5 +1,6 @@
 package dev.stint.core.decision;
 
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ReplicaId;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;

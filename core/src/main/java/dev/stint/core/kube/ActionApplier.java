@@ -1,7 +1,7 @@
 package dev.stint.core.kube;
 
-import dev.stint.core.decision.Action;
 import dev.stint.core.decision.CarrierJobs;
+import dev.stint.core.model.Action;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.HasMetadata;

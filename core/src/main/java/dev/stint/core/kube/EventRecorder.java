@@ -1,6 +1,6 @@
 package dev.stint.core.kube;
 
-import dev.stint.core.decision.JobEvent;
+import dev.stint.core.model.JobEvent;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;

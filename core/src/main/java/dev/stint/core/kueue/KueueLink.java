@@ -1,9 +1,11 @@
 package dev.stint.core.kueue;
 
 import dev.stint.core.ReconcilerRole;
-import dev.stint.core.decision.EngineFramework;
-import dev.stint.core.decision.JobEvent;
+import dev.stint.core.decision.KueueGate;
+import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobEvent;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
@@ -120,7 +122,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
     WorkloadView workload = workloadOf(job).map(WorkloadView::of).orElse(null);
     // the flavors matter only once admitted: most passes of a queued job are not
     var known = workload != null && workload.admission() != null ? flavors.flavors() : Map.<String, Flavor>of();
-    KueueGate gate = KueueGate.of(kind, job.getMetadata().getName(), WorkloadFor.queueName(job), workload, known);
+    KueueGate gate = WorkloadGate.of(kind, job.getMetadata().getName(), WorkloadFor.queueName(job), workload, known);
     boolean dispatched = WorkloadFor.dispatched(job);
     return new Followed(true, workload, gate, dispatched, dispatched ? null : WorkloadFor.prebuiltName(job));
   }

@@ -1,6 +1,6 @@
 package dev.stint.core.kueue;
 
-import dev.stint.core.decision.JobLabels;
+import dev.stint.core.model.JobLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import dev.stint.spi.TrainingJob;
 import java.util.HashMap;

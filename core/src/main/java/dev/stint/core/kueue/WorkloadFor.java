@@ -1,6 +1,7 @@
 package dev.stint.core.kueue;
 
-import dev.stint.core.decision.EngineFramework;
+import dev.stint.core.decision.KueueSettings;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;

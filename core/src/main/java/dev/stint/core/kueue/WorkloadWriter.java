@@ -2,7 +2,7 @@ package dev.stint.core.kueue;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stint.core.decision.EngineFramework;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

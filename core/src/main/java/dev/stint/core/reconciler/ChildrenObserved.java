@@ -1,9 +1,9 @@
 package dev.stint.core.reconciler;
 
 import dev.stint.core.decision.CarrierJobs;
-import dev.stint.core.decision.EngineFramework;
-import dev.stint.core.decision.JobLabels;
 import dev.stint.core.decision.Observed;
+import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;

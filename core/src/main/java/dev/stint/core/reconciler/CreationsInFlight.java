@@ -1,7 +1,7 @@
 package dev.stint.core.reconciler;
 
-import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Observed;
+import dev.stint.core.model.Action;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.utils.KubernetesResourceUtil;

@@ -1,6 +1,6 @@
 package dev.stint.core.reconciler;
 
-import dev.stint.core.decision.Action;
+import dev.stint.core.model.Action;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.HashMap;
 import java.util.List;

@@ -1,13 +1,10 @@
 package dev.stint.core.reconciler;
 
-import dev.stint.core.decision.Action;
 import dev.stint.core.decision.CarrierJobs;
 import dev.stint.core.decision.Decision;
-import dev.stint.core.decision.EngineFramework;
 import dev.stint.core.decision.EngineSettings;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
-import dev.stint.core.decision.JobEvent;
 import dev.stint.core.decision.Observed;
 import dev.stint.core.decision.RetryCondition;
 import dev.stint.core.kube.ActionApplier;
@@ -18,6 +15,9 @@ import dev.stint.core.heap.HeapGuard;
 import dev.stint.core.kueue.KueueLink;
 import dev.stint.core.kueue.QueueingChange;
 import dev.stint.core.metrics.JobLifecycleMetrics;
+import dev.stint.core.model.Action;
+import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobEvent;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;

@@ -1,6 +1,6 @@
 package dev.stint.core.registry;
 
-import dev.stint.core.decision.EngineFramework;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.stint.core.serving;
 
-import dev.stint.core.decision.JobEvent;
 import dev.stint.core.kube.EventRecorder;
+import dev.stint.core.model.JobEvent;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 

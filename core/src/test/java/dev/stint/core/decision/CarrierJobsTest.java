@@ -2,6 +2,8 @@ package dev.stint.core.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.model.Action;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ReplicaId;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -7,6 +7,8 @@ import static dev.stint.core.decision.JobDeciderTest.decide;
 import static dev.stint.core.decision.JobDeciderTest.runningStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.model.Action;
+import dev.stint.core.model.JobEvent;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.core.testing.TestPods;

@@ -2,6 +2,8 @@ package dev.stint.core.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.model.Action;
+import dev.stint.core.model.JobEvent;
 import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;

@@ -5,6 +5,7 @@ import static dev.stint.core.decision.JobDeciderTest.decide;
 import static dev.stint.core.decision.JobDeciderTest.runningStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.model.Action;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.core.testing.TestPods;

@@ -1,13 +1,13 @@
 package dev.stint.core.engine;
 
-import dev.stint.core.decision.EngineFramework;
 import static dev.stint.core.testing.KueueDouble.condition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stint.core.StintOperator;
+import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.kueue.KueueApi;
-import dev.stint.core.kueue.KueueSettings;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.core.testing.KueueDouble;
 import dev.stint.core.testing.TestFramework;

@@ -3,7 +3,7 @@ package dev.stint.core.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stint.core.decision.Action;
+import dev.stint.core.model.Action;
 import dev.stint.core.testing.RefusalStatus;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

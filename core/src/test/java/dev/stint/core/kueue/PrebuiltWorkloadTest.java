@@ -1,9 +1,9 @@
 package dev.stint.core.kueue;
 
-import dev.stint.core.decision.EngineFramework;
 import static dev.stint.core.kueue.KueueWorkloads.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.model.EngineFramework;
 import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;

@@ -3,8 +3,8 @@ package dev.stint.core.kueue;
 import static dev.stint.core.kueue.KueueWorkloads.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.decision.JobLabels;
 import dev.stint.core.kueue.WorkloadWrite.ApplyReclaimablePods;
+import dev.stint.core.model.JobLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.ArrayList;

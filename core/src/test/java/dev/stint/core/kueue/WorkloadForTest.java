@@ -1,11 +1,12 @@
 package dev.stint.core.kueue;
 
-import dev.stint.core.decision.EngineFramework;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.kueue.KueueSettings.Mode;
+import dev.stint.core.decision.KueueSettings;
+import dev.stint.core.decision.KueueSettings.Mode;
 import dev.stint.core.kueue.WorkloadFor.Priority;
 import dev.stint.core.kueue.WorkloadFor.PriorityRef;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;

@@ -2,8 +2,8 @@ package dev.stint.core.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Observed;
+import dev.stint.core.model.Action;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

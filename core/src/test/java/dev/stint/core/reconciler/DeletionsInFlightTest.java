@@ -2,7 +2,7 @@ package dev.stint.core.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.decision.Action;
+import dev.stint.core.model.Action;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.List;

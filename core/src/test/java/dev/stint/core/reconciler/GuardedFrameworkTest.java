@@ -3,7 +3,7 @@ package dev.stint.core.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stint.core.decision.EngineFramework;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.core.testing.TestFramework;
 import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;

@@ -1,6 +1,6 @@
 package dev.stint.core.testing;
 
-import dev.stint.core.decision.JobLabels;
+import dev.stint.core.model.JobLabels;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -1,6 +1,6 @@
 package dev.stint.mpi;
 
-import dev.stint.core.decision.JobLabels;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.testkit.JobFixture;

@@ -2,11 +2,11 @@ package dev.stint.pytorch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.decision.Action;
 import dev.stint.core.decision.Decision;
 import dev.stint.core.decision.JobContext;
 import dev.stint.core.decision.JobDecider;
 import dev.stint.core.decision.Observed;
+import dev.stint.core.model.Action;
 import dev.stint.spi.api.FailurePolicySpec;
 import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;

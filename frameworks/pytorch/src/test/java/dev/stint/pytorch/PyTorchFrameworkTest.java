@@ -3,7 +3,7 @@ package dev.stint.pytorch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stint.core.decision.EngineFramework;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;

@@ -2,7 +2,7 @@ package dev.stint.tensorflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.decision.EngineFramework;
+import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;

@@ -1,7 +1,7 @@
 package dev.stint.operator.demo;
 
-import dev.stint.core.decision.EngineFramework;
-import dev.stint.core.decision.JobLabels;
+import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobLabels;
 import dev.stint.operator.demo.DemoJobs.DemoJob;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;

@@ -1,6 +1,6 @@
 package dev.stint.operator.demo;
 
-import dev.stint.core.decision.JobLabels;
+import dev.stint.core.model.JobLabels;
 import dev.stint.spi.KubeflowLabels;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;

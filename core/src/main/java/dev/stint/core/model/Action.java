@@ -1,4 +1,4 @@
-package dev.stint.core.decision;
+package dev.stint.core.model;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -12,8 +12,8 @@ public sealed interface Action {
    * Create a pod; an existing pod of the same name that the job owns means the action already happened. The pod is
    * built when it is sent ({@link #pod()}), so that a pass holds only the pods of the wave in flight, not all of a
    * large job's (a TFJob's {@code TF_CONFIG} lists every replica, so its pods grow with the job). With
-   * {@code carriedByJob} the pod is sent as the template of a batch Job of its name ({@link CarrierJobs#carrying}),
-   * whose controller makes the pod.
+   * {@code carriedByJob} the pod is sent as the template of a batch Job of its name
+   * ({@link dev.stint.core.decision.CarrierJobs#carrying}), whose controller makes the pod.
    */
   record CreatePod(String name, Supplier<Pod> recipe, boolean carriedByJob) implements Action {
     public CreatePod(Pod pod) {
@@ -35,7 +35,7 @@ public sealed interface Action {
    * as observed (a pod that has changed since, for example ended, is left for the next pass to judge). With
    * {@code carrierJob} set the pod runs in that batch Job, which is deleted first (in the background, so that its
    * controller makes no new pod), then the pod, so that its containers get SIGTERM without waiting for the garbage
-   * collector ({@link CarrierJobs#withCarriers}).
+   * collector ({@link dev.stint.core.decision.CarrierJobs#withCarriers}).
    */
   record DeletePod(String name, String why, String resourceVersion, String carrierJob) implements Action {
     public DeletePod(String name, String why) {

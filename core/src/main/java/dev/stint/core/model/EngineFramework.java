@@ -1,4 +1,4 @@
-package dev.stint.core.decision;
+package dev.stint.core.model;
 
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;

@@ -1,7 +1,8 @@
-package dev.stint.core.kueue;
+package dev.stint.core.decision;
 
 /**
- * How Stint works with Kueue, chosen at start.
+ * How Stint works with Kueue, chosen at start. Part of the decision's {@link EngineSettings}, so defined with it; the
+ * Kueue integration ({@code dev.stint.core.kueue}) reads it too.
  *
  * @param mode {@link Mode#OFF}: Stint only honours {@code runPolicy.suspend}, which Kueue's own integrations drive;
  *     {@link Mode#NATIVE}: Stint creates and follows the Kueue Workload of each queued job itself

@@ -3,6 +3,8 @@ package dev.stint.core.kueue;
 import static dev.stint.core.kueue.KueueWorkloads.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.core.decision.KueueGate;
+import dev.stint.core.decision.PodSetInfo;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
 import java.util.Map;
@@ -12,14 +14,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class KueueGateTest {
+class WorkloadGateTest {
   static final Toleration SPOT = new Toleration("NoSchedule", "spot", "Equal", null, "true");
   static final Map<String, Flavor> FLAVORS = Map.of(
       "on-demand", new Flavor("on-demand", Map.of("pool", "on-demand"), List.of()),
       "spot", new Flavor("spot", Map.of("pool", "spot", "zone", "a"), List.of(SPOT)));
 
   static KueueGate gate(KueueWorkloads workload) {
-    return KueueGate.of("TestJob", "train", "team-q", workload == null ? null : workload.view(), FLAVORS);
+    return WorkloadGate.of("TestJob", "train", "team-q", workload == null ? null : workload.view(), FLAVORS);
   }
 
   static Stream<Arguments> held() {

@@ -1,4 +1,4 @@
-package dev.stint.core.decision;
+package dev.stint.core.model;
 
 /** A Kubernetes event to record on the job. */
 public record JobEvent(Type type, String reason, String message) {

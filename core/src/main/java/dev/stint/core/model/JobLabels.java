@@ -1,4 +1,4 @@
-package dev.stint.core.decision;
+package dev.stint.core.model;
 
 import dev.stint.spi.KubeflowLabels;
 import dev.stint.spi.ReplicaId;

@@ -1,0 +1,107 @@
+package dev.stint.core.kueue;
+
+import dev.stint.core.decision.KueueGate.Held;
+import dev.stint.core.decision.KueueGate;
+import dev.stint.core.decision.PodSetInfo;
+import io.fabric8.kubernetes.api.model.Toleration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads a queued job's Workload into the decision's {@link KueueGate}: a pure function, the same for every kind. The
+ * gate is the decision's own value; reading it from Kueue's objects is the Kueue integration's part, here.
+ */
+final class WorkloadGate {
+  private WorkloadGate() { }
+
+  /**
+   * The gate of a queued job.
+   *
+   * @param workload the job's Workload, null when it is yet to be created
+   * @param flavors the ResourceFlavors known, by name
+   */
+  static KueueGate of(String kind, String jobName, String queueName, WorkloadView workload,
+                      Map<String, Flavor> flavors) {
+    String queue = queueName == null ? "the namespace's default LocalQueue" : "LocalQueue " + queueName;
+    String waiting = kind + " " + jobName + " is waiting for admission by " + queue + ".";
+    if (workload == null) {
+      return new Held("WaitingForAdmission", waiting);
+    }
+    if (workload.deleting()) {
+      return new Held("WorkloadDeleted", "Workload " + workload.name() + " of " + kind + " " + jobName
+          + " is being deleted.");
+    }
+    Optional<WorkloadCondition> finished = workload.condition("Finished").filter(WorkloadCondition::isTrue);
+    if (finished.isPresent()) {
+      // Kueue finished it before the job ended (a prebuilt Workload out of sync): nothing will admit it again
+      return new Held("WorkloadFinished", "Workload " + workload.name() + " of " + kind + " " + jobName
+          + " is finished (" + finished.get().reason() + "): " + finished.get().message());
+    }
+    Optional<WorkloadCondition> evicted = workload.condition("Evicted").filter(WorkloadCondition::isTrue);
+    if (evicted.isPresent()) {
+      return new Held("Evicted", kind + " " + jobName + " was evicted by Kueue (" + evicted.get().reason() + "): "
+          + evicted.get().message());
+    }
+    if (!workload.active()) {
+      return new Held("Deactivated", "Workload " + workload.name() + " of " + kind + " " + jobName
+          + " is deactivated.");
+    }
+    if (!workload.isTrue("Admitted") || workload.admission() == null) {
+      return new Held("WaitingForAdmission", waiting);
+    }
+    Map<String, PodSetInfo> podSets = new LinkedHashMap<>();
+    try {
+      for (WorkloadView.PodSetAssignment assignment : workload.admission().podSetAssignments()) {
+        podSets.put(assignment.name(), podSetInfo(workload, assignment, flavors));
+      }
+    } catch (PodSetInfo.ConflictException e) {
+      return new Held("AdmissionNotApplicable", kind + " " + jobName + " is admitted but its pods cannot start: "
+          + e.getMessage() + ".");
+    }
+    return new KueueGate.Admitted(Map.copyOf(podSets));
+  }
+
+  /**
+   * The podSet's info from its assignment and flavors, then every admission check's update of it merged in
+   * ({@code podset.FromAssignment}, then {@code Merge}).
+   *
+   * @throws PodSetInfo.ConflictException when a key is given two values, or a flavor is unknown
+   */
+  static PodSetInfo podSetInfo(WorkloadView workload, WorkloadView.PodSetAssignment assignment,
+                               Map<String, Flavor> flavors) {
+    Map<String, String> nodeSelector = new LinkedHashMap<>();
+    List<Toleration> tolerations = new ArrayList<>();
+    for (String flavorName : assignment.flavors().values().stream().distinct().sorted().toList()) {
+      Flavor flavor = flavors.get(flavorName);
+      if (flavor == null) {
+        throw new PodSetInfo.ConflictException("ResourceFlavor " + flavorName + " not found");
+      }
+      nodeSelector = PodSetInfo.mergedInto(nodeSelector, flavor.nodeLabels(), "nodeSelector");
+      tolerations = PodSetInfo.withTolerations(tolerations, flavor.tolerations());
+    }
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(KueueApi.PODSET_LABEL, assignment.name());
+    if (workload.queueName() != null) {
+      labels.put(KueueApi.LOCAL_QUEUE_LABEL, workload.queueName());
+    }
+    String clusterQueue = workload.admission().clusterQueue();
+    if (clusterQueue != null && clusterQueue.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+      labels.put(KueueApi.CLUSTER_QUEUE_LABEL, clusterQueue);
+    }
+    Map<String, String> annotations = new LinkedHashMap<>();
+    annotations.put(KueueApi.WORKLOAD_ANNOTATION, workload.name());
+    for (WorkloadView.PodSetUpdate update : workload.podSetUpdates()) {
+      if (assignment.name().equals(update.name())) {
+        labels = PodSetInfo.mergedInto(labels, update.labels(), "labels");
+        annotations = PodSetInfo.mergedInto(annotations, update.annotations(), "annotations");
+        nodeSelector = PodSetInfo.mergedInto(nodeSelector, update.nodeSelector(), "nodeSelector");
+        tolerations = PodSetInfo.withTolerations(tolerations, update.tolerations());
+      }
+    }
+    return new PodSetInfo(assignment.name(), assignment.count(), Map.copyOf(nodeSelector), List.copyOf(tolerations),
+        Map.copyOf(labels), Map.copyOf(annotations));
+  }
+}
