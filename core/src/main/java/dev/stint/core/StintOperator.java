@@ -5,7 +5,7 @@ import dev.stint.core.heap.HeapGuard;
 import dev.stint.core.kube.DeafWatchCheck;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.WatchedCache;
-import dev.stint.core.kueue.FlavorCache;
+import dev.stint.core.kueue.KueueObjects;
 import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.metrics.StintMetrics;
@@ -38,7 +38,7 @@ public final class StintOperator implements AutoCloseable {
   private final JobLifecycleMetrics lifecycle;
   private final WatchCheckSettings watchCheck;
   private final ServedKinds kinds;
-  private final FlavorCache flavors;
+  private final KueueObjects kueueObjects;
   private final WorkloadWriter workloads;
   /** Told when this process starts reconciling; by {@link #start} itself when there is no leader election. */
   private final ReconcilerRole role;
@@ -52,7 +52,7 @@ public final class StintOperator implements AutoCloseable {
     this.applier = engine.applier();
     this.events = engine.events();
     this.lifecycle = engine.lifecycle();
-    this.flavors = engine.flavors();
+    this.kueueObjects = engine.kueueObjects();
     this.workloads = engine.workloads();
     this.role = engine.role();
     this.reconcilers = reconcilers;
@@ -88,8 +88,8 @@ public final class StintOperator implements AutoCloseable {
    * election and, unless turned off, the {@link DeafWatchCheck} of the informers.
    */
   public void start() {
-    if (flavors != null) {
-      flavors.start(); // before the controllers: an admitted job's first pass needs its flavors
+    if (kueueObjects != null) {
+      kueueObjects.start(); // before the controllers: a job's first pass needs the default queues and the flavors
     }
     configuration.getExecutorServiceManager().start(configuration);
     kinds.start();
@@ -134,8 +134,8 @@ public final class StintOperator implements AutoCloseable {
     if (watchCheck.closeClient()) {
       watchCheck.client().close();
     }
-    if (flavors != null) {
-      flavors.close();
+    if (kueueObjects != null) {
+      kueueObjects.close();
       workloads.close();
     }
     events.close();
@@ -162,7 +162,7 @@ public final class StintOperator implements AutoCloseable {
 
   /** The parts every kind shares. */
   record Engine(ConfigurationService configuration, StintMetrics metrics, ActionApplier applier,
-                        EventRecorder events, JobLifecycleMetrics lifecycle, FlavorCache flavors,
+                        EventRecorder events, JobLifecycleMetrics lifecycle, KueueObjects kueueObjects,
                         WorkloadWriter workloads, ReconcilerRole role, HeapGuard heap, ServedKinds kinds,
                         KindEvents notice) { }
 }

@@ -7,7 +7,7 @@ import dev.stint.core.heap.HeapGuard;
 import dev.stint.core.kube.DeafWatchCheck;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kube.SlimItemStore;
-import dev.stint.core.kueue.FlavorCache;
+import dev.stint.core.kueue.KueueObjects;
 import dev.stint.core.kueue.KueueLink;
 import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.metrics.JobLifecycleMetrics;
@@ -183,7 +183,7 @@ public final class StintOperatorBuilder {
     EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry())
         .shedChildEventsWhen(heapGuard::tight);
     StintOperator.Engine engine = new StintOperator.Engine(configuration, metrics, new ActionApplier(client), events,
-        new JobLifecycleMetrics(metrics, clock), kueue.nativeMode() ? new FlavorCache(client) : null,
+        new JobLifecycleMetrics(metrics, clock), kueue.nativeMode() ? new KueueObjects(client) : null,
         kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null, role, heapGuard, kinds,
         new KindEvents(events, operatorPod));
     List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
@@ -202,7 +202,7 @@ public final class StintOperatorBuilder {
     // so that watches and reads of the kind give the framework's class, not GenericKubernetesResource
     client.getKubernetesSerialization().registerKubernetesResource(framework.jobType());
     KueueLink<J> link = kueue.nativeMode()
-        ? new KueueLink<>(framework, kueue, engine.flavors(), engine.workloads(), engine.events(), engine.role())
+        ? new KueueLink<>(framework, kueue, engine.kueueObjects(), engine.workloads(), engine.events(), engine.role())
         : KueueLink.off(framework);
     engine.role().whenLeading(link::releaseOrphans);
     var reconciler = new TrainingJobReconciler<>(framework, clock, engine.applier(), engine.events(),

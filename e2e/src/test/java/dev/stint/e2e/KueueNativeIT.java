@@ -143,6 +143,61 @@ class KueueNativeIT {
    * admitted, PodsReady goes False while the gang restarts and True again ({@code Recovered}), and the new attempt's
    * pods carry the admission.
    */
+  /**
+   * Kueue's defaults for a job of its own integrations, as Stint applies them: an unlabelled job, in a namespace with a
+   * LocalQueue named {@code default}, while a WorkloadPriorityClass named {@code default} exists, is labelled with
+   * both on its first pass and queued there: no pod before admission, its Workload in queue {@code default} with that
+   * class's priority. A job that labels its own queue keeps it.
+   */
+  @Test
+  void anUnlabelledJobIsQueuedInTheNamespacesDefaultLocalQueueWithTheDefaultPriority() {
+    kueue.createLocalQueue("default");
+    kueue.createPriorityClass("default", 7);
+
+    jobs.create(unlabelled("big", 3)); // 4 CPU: more than the queue's 2, so it waits
+    await().atMost(WAIT).untilAsserted(() -> assertThat(pytorchJob("big").getMetadata().getLabels())
+        .containsEntry(LocalKueue.QUEUE_LABEL, "default").containsEntry(LocalKueue.PRIORITY_CLASS_LABEL, "default"));
+    KueueWorkload big = kueue.awaitCondition(workloadOf("big"), "QuotaReserved", "False", null);
+    assertThat(big.queueName()).isEqualTo("default");
+    assertThat(big.priorityClassName()).isEqualTo("default");
+    assertThat(big.priority()).isEqualTo(7);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("big").condition("Suspended").orElseThrow().getReason())
+        .isEqualTo("PyTorchJobWaitingForAdmission"));
+    assertThat(jobs.pods("big")).as("never outside quota: no pod before admission").isEmpty();
+
+    jobs.create(job("own", LocalKueue.LOW, 1, null)); // its own queue and class: kept
+    String own = workloadOf("own");
+    kueue.awaitAdmitted(own);
+    assertThat(kueue.workload(own).queueName()).isEqualTo(LocalKueue.LOCAL_QUEUE);
+    assertThat(kueue.workload(own).priority()).isEqualTo(LocalKueue.LOW_VALUE);
+    assertThat(pytorchJob("own").getMetadata().getLabels()).containsEntry(LocalKueue.QUEUE_LABEL,
+        LocalKueue.LOCAL_QUEUE).containsEntry(LocalKueue.PRIORITY_CLASS_LABEL, LocalKueue.LOW);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("own").isTrue("Running")).isTrue());
+  }
+
+  /**
+   * Without a LocalQueue named {@code default} an unlabelled job runs as before, with no Workload and no label; a
+   * {@code default} LocalQueue made afterwards does not move it into a queue, as Kueue's webhook would not.
+   */
+  @Test
+  void withoutADefaultLocalQueueAnUnlabelledJobRunsAsBeforeAndALaterOneLeavesItAlone() {
+    jobs.create(unlabelled("free", 1));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("free").isTrue("Running")).isTrue());
+    String uid = pytorchJob("free").getMetadata().getUid();
+    assertThat(kueue.workloadOfJob(uid)).isEmpty();
+
+    kueue.createLocalQueue("default");
+    jobs.exitAll("free", 0); // passes over the job, now that the default LocalQueue exists
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("free").isTrue("Succeeded")).isTrue());
+    assertThat(pytorchJob("free").getMetadata().getLabels()).doesNotContainKey(LocalKueue.QUEUE_LABEL);
+    assertThat(kueue.workloadOfJob(uid)).isEmpty();
+  }
+
+  /** {@link #job} without Kueue's labels. */
+  static String unlabelled(String name, int workers) {
+    return job(name, LocalKueue.LOW, workers, null).replaceFirst("(?m)^  labels: .*\\n", "");
+  }
+
   @Test
   void aGangRestartKeepsTheAdmissionAndTheWorkload() {
     jobs.create(job("gang", LocalKueue.LOW, 1, null).replace("runPolicy: {suspend: false}",

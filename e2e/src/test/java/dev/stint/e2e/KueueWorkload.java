@@ -123,6 +123,16 @@ record KueueWorkload(GenericKubernetesResource resource) {
     return priority == null ? null : priority.intValue();
   }
 
+  /** {@code spec.queueName}, the LocalQueue. */
+  String queueName() {
+    return resource.get("spec", "queueName");
+  }
+
+  /** {@code spec.priorityClassRef.name}, or null. */
+  String priorityClassName() {
+    return resource.get("spec", "priorityClassRef", "name");
+  }
+
   /** {@code spec.podSets[*]} as name to count, in order. */
   Map<String, Integer> podSetCounts() {
     List<Map<String, Object>> podSets = resource.get("spec", "podSets");

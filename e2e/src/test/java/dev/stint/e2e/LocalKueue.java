@@ -68,6 +68,9 @@ final class LocalKueue implements AutoCloseable {
   private final String clusterQueue;
   private final boolean pytorchJobIntegration;
 
+  private final List<String> extraLocalQueues = new java.util.ArrayList<>();
+  private final List<String> extraPriorityClasses = new java.util.ArrayList<>();
+
   private LocalKueue(KubernetesClient client, String ns, boolean pytorchJobIntegration) {
     this.client = client;
     this.ns = ns;
@@ -270,6 +273,25 @@ final class LocalKueue implements AutoCloseable {
     workloads().withName(name).subresource("status").patch(apply, body);
   }
 
+  /** Another LocalQueue of the test's ClusterQueue in the test's namespace (deleted by {@link #close()}); once Active. */
+  void createLocalQueue(String name) {
+    apply(LOCAL_QUEUES, """
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: LocalQueue
+        metadata: {name: %s, namespace: %s}
+        spec: {clusterQueue: %s}
+        """.formatted(name, ns, clusterQueue));
+    extraLocalQueues.add(name);
+    await("LocalQueue " + name + " Active").atMost(WAIT)
+        .until(() -> conditionTrue(LOCAL_QUEUES, ns, name, "Active"));
+  }
+
+  /** A WorkloadPriorityClass of the test's own (cluster-scoped: deleted by {@link #close()}). */
+  void createPriorityClass(String name, int value) {
+    apply(PRIORITY_CLASSES, priorityClass(name, value));
+    extraPriorityClasses.add(name);
+  }
+
   /** Removes the finalizers of the test's Workloads, then deletes the LocalQueue and the ClusterQueue. */
   @Override
   public void close() {
@@ -278,6 +300,8 @@ final class LocalKueue implements AutoCloseable {
       workloads().withName(w.getMetadata().getName()).delete();
     }
     client.genericKubernetesResources(LOCAL_QUEUES).inNamespace(ns).withName(LOCAL_QUEUE).delete();
+    extraLocalQueues.forEach(q -> client.genericKubernetesResources(LOCAL_QUEUES).inNamespace(ns).withName(q).delete());
+    extraPriorityClasses.forEach(c -> client.genericKubernetesResources(PRIORITY_CLASSES).withName(c).delete());
     client.genericKubernetesResources(CLUSTER_QUEUES).withName(clusterQueue).delete();
     if (pytorchJobIntegration) {
       ClusterControl.kueueUp();

@@ -93,9 +93,7 @@ public final class JobContext<J extends TrainingJob<?>> {
 
   /** The restart policy of a replica type, with the framework default applied. */
   public String restartPolicy(String type) {
-    ReplicaSpec spec = replicaSpecs.get(type);
-    String policy = spec == null ? null : spec.getRestartPolicy();
-    return policy == null || policy.isEmpty() ? framework.defaultRestartPolicy(type) : policy;
+    return framework.restartPolicy(type, replicaSpecs.get(type));
   }
 
   /**

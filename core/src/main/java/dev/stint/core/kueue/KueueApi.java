@@ -51,6 +51,7 @@ public final class KueueApi {
 
   public static final ResourceDefinitionContext WORKLOADS = context("Workload", "workloads", true);
   public static final ResourceDefinitionContext RESOURCE_FLAVORS = context("ResourceFlavor", "resourceflavors", false);
+  public static final ResourceDefinitionContext LOCAL_QUEUES = context("LocalQueue", "localqueues", true);
   public static final ResourceDefinitionContext WORKLOAD_PRIORITY_CLASSES =
       context("WorkloadPriorityClass", "workloadpriorityclasses", false);
 

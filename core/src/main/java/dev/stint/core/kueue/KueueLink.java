@@ -40,8 +40,9 @@ public final class KueueLink<J extends TrainingJob<?>> {
   private static final Logger LOG = LoggerFactory.getLogger(KueueLink.class);
   private final EngineFramework<J> framework;
   private final KueueSettings settings;
-  private final FlavorCache flavors;
+  private final KueueObjects kueueObjects;
   private final WorkloadWriter writer;
+  private final QueueDefaulting defaulting;
   private final String kind;
   private final EventRecorder events;
   private final ReconcilerRole role;
@@ -70,13 +71,14 @@ public final class KueueLink<J extends TrainingJob<?>> {
    * @param events where a Workload that is not Stint's is reported
    * @param role whether this process may write Workloads outside a reconcile
    */
-  public KueueLink(TrainingFramework<J> framework, KueueSettings settings, FlavorCache flavors,
+  public KueueLink(TrainingFramework<J> framework, KueueSettings settings, KueueObjects kueueObjects,
                    WorkloadWriter writer, EventRecorder events, ReconcilerRole role) {
     this.events = events;
     this.role = role;
     this.framework = EngineFramework.of(framework);
     this.settings = settings;
-    this.flavors = flavors;
+    this.kueueObjects = kueueObjects;
+    this.defaulting = kueueObjects == null ? null : new QueueDefaulting(kueueObjects);
     this.writer = writer;
     this.kind = HasMetadata.getKind(framework.jobType());
   }
@@ -114,6 +116,18 @@ public final class KueueLink<J extends TrainingJob<?>> {
     return Optional.of(workloads);
   }
 
+  /**
+   * In native mode, the job with the queue and priority that Kueue's webhook gives a job of its own integrations at
+   * creation ({@link QueueDefaults}) written to its labels; the job as it is otherwise, and for a job another
+   * controller manages.
+   */
+  public J withDefaults(J job) {
+    if (defaulting == null || !settings.nativeMode() || !WorkloadFor.ours(job, framework.managedByValue())) {
+      return job;
+    }
+    return defaulting.apply(job, framework.jobType());
+  }
+
   /** Whether the job is queued, its Workload, and whether its pods may run. */
   public Followed follow(J job) {
     if (!WorkloadFor.queued(job, settings, framework.managedByValue()) || workloads == null) {
@@ -121,7 +135,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
     }
     WorkloadView workload = workloadOf(job).map(WorkloadView::of).orElse(null);
     // the flavors matter only once admitted: most passes of a queued job are not
-    var known = workload != null && workload.admission() != null ? flavors.flavors() : Map.<String, Flavor>of();
+    var known = workload != null && workload.admission() != null ? kueueObjects.flavors() : Map.<String, Flavor>of();
     KueueGate gate = WorkloadGate.of(kind, job.getMetadata().getName(), WorkloadFor.queueName(job), workload, known);
     boolean dispatched = WorkloadFor.dispatched(job);
     return new Followed(true, workload, gate, dispatched, dispatched ? null : WorkloadFor.prebuiltName(job));
@@ -159,7 +173,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
     List<WorkloadWrite> writes = new ArrayList<>(WorkloadSync.decide(followed.workload(), next, suspended, pods,
         now));
     boolean ended = next != null && (next.isTrue("Succeeded") || next.isTrue("Failed"));
-    ReclaimablePods.decide(followed.workload(), ended, pods, ReclaimablePods.restartPolicies(job))
+    ReclaimablePods.decide(followed.workload(), ended, pods, ReclaimablePods.restartPolicies(job, framework))
         .ifPresent(writes::add);
     var labels = job.getMetadata().getLabels();
     QueueingChange.decide(followed.workload(), WorkloadFor.queueName(job),

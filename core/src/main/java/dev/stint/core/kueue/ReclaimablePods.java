@@ -1,5 +1,6 @@
 package dev.stint.core.kueue;
 
+import dev.stint.core.model.EngineFramework;
 import dev.stint.core.model.JobLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import dev.stint.spi.TrainingJob;
@@ -59,15 +60,17 @@ public final class ReclaimablePods {
   }
 
   /**
-   * Each replica type's restart policy, by its podSet name, as far as reclaiming goes: {@code Always} for every type
-   * of a job with a failure policy, whose gang restart starts succeeded replicas again and needs their quota back.
+   * Each replica type's restart policy, by its podSet name, as far as reclaiming goes: the spec's, else the kind's
+   * default for the type (a type that defaults to {@code Always} starts a succeeded replica again, so it needs its
+   * quota); {@code Always} for every type of a job with a failure policy, whose gang restart starts succeeded replicas
+   * again too.
    */
-  public static Map<String, String> restartPolicies(TrainingJob<?> job) {
+  public static <J extends TrainingJob<?>> Map<String, String> restartPolicies(J job, EngineFramework<J> framework) {
     Map<String, String> policies = new HashMap<>();
     if (job.getSpec() != null && job.getSpec().replicaSpecs() != null) {
       boolean gang = job.getSpec().runPolicy() != null && job.getSpec().runPolicy().getFailurePolicy() != null;
       job.getSpec().replicaSpecs().forEach((type, spec) -> policies.put(type.toLowerCase(Locale.ROOT),
-          gang ? "Always" : spec == null ? null : spec.getRestartPolicy()));
+          gang ? "Always" : framework.restartPolicy(type, spec)));
     }
     return policies;
   }

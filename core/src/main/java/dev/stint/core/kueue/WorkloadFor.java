@@ -62,6 +62,12 @@ public final class WorkloadFor {
     return queueName(job) != null || prebuiltName(job) != null || settings.manageJobsWithoutQueueName();
   }
 
+  /** Whether Stint manages the job here: {@code runPolicy.managedBy} unset or Stint's own value. */
+  public static boolean ours(TrainingJob<?> job, String managedByValue) {
+    String managedBy = managedBy(job);
+    return managedBy == null || managedBy.equals(managedByValue);
+  }
+
   /**
    * Whether MultiKueue runs the job in a worker cluster: this cluster's Stint keeps its Workload and nothing else,
    * as MultiKueue copies the worker's status and {@code Finished} back.

@@ -4,6 +4,7 @@ import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
+import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.SupportingResource;
 import dev.stint.spi.TrainingFramework;
@@ -108,6 +109,15 @@ public final class EngineFramework<J extends TrainingJob<?>> implements Training
   @Override
   public String defaultRestartPolicy(String replicaType) {
     return replicaDefaults == null ? defaults().restartPolicy() : replicaDefaults.defaultRestartPolicy(replicaType);
+  }
+
+  /**
+   * The restart policy a replica type runs with: its spec's, else the kind's default for the type. The one place it
+   * is worked out, for the decision and for the Kueue link alike.
+   */
+  public String restartPolicy(String replicaType, ReplicaSpec spec) {
+    String policy = spec == null ? null : spec.getRestartPolicy();
+    return policy == null || policy.isEmpty() ? defaultRestartPolicy(replicaType) : policy;
   }
 
   /** 1, as Kubeflow v1, unless the kind's defaults differ by type. */

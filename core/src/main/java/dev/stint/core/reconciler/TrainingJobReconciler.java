@@ -122,6 +122,14 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     J job = statusWriter.current(cached); // the cache may not show our last status write yet
     try (JobLogContext logContext = JobLogContext.of(kind, job)) {
       Instant decidedAt = clock.instant();
+      try {
+        job = kueue.withDefaults(job); // the queue and priority Kueue's webhook would have given it at creation
+      } catch (KubernetesClientException e) {
+        if (stopping(e)) {
+          throw e;
+        }
+        return retryLater(job, Decision.none(), e, decidedAt);
+      }
       Observed observed = children.observe(job, context);
       KueueLink.Followed queueing = kueue.follow(job);
       Decision decision;

@@ -98,11 +98,34 @@ class ReclaimablePodsTest {
   @org.junit.jupiter.api.Test
   void aJobWithAFailurePolicyReclaimsNothing() {
     var plain = dev.stint.core.testing.TestJobs.job("j").leader(1).workers(2).restartPolicy("Never").build();
-    org.assertj.core.api.Assertions.assertThat(ReclaimablePods.restartPolicies(plain))
+    org.assertj.core.api.Assertions.assertThat(ReclaimablePods.restartPolicies(plain, FRAMEWORK))
         .containsOnly(Map.entry("leader", "Never"), Map.entry("worker", "Never"));
     var gang = dev.stint.core.testing.TestJobs.job("j").leader(1).workers(2).restartPolicy("Never")
         .runPolicy(p -> p.setFailurePolicy(new dev.stint.spi.api.FailurePolicySpec())).build();
-    org.assertj.core.api.Assertions.assertThat(ReclaimablePods.restartPolicies(gang))
+    org.assertj.core.api.Assertions.assertThat(ReclaimablePods.restartPolicies(gang, FRAMEWORK))
         .containsOnly(Map.entry("leader", "Always"), Map.entry("worker", "Always"));
   }
+
+  /**
+   * A replica type whose spec sets no restart policy runs with the kind's default: a plugin kind that defaults a type
+   * to {@code Always} starts its succeeded replicas again, so they keep their quota (before, the raw spec was read and
+   * such a replica was reported reclaimable: Kueue gave its quota away while the pod was started again).
+   */
+  @org.junit.jupiter.api.Test
+  void aTypeWithoutAPolicyRunsWithTheKindsDefault() {
+    var alwaysByDefault = dev.stint.core.model.EngineFramework.of(new dev.stint.core.testing.TestFramework() {
+      @Override
+      public dev.stint.spi.FrameworkDefaults defaults() {
+        return new dev.stint.spi.FrameworkDefaults("main", "test-port", 7777, "Always");
+      }
+    });
+    var job = dev.stint.core.testing.TestJobs.job("j").leader(1).workers(2).build();
+    org.assertj.core.api.Assertions.assertThat(ReclaimablePods.restartPolicies(job, alwaysByDefault))
+        .containsOnly(Map.entry("leader", "Always"), Map.entry("worker", "Always"));
+    org.assertj.core.api.Assertions.assertThat(ReclaimablePods.restartPolicies(job, FRAMEWORK))
+        .containsOnly(Map.entry("leader", "OnFailure"), Map.entry("worker", "OnFailure"));
+  }
+
+  private static final dev.stint.core.model.EngineFramework<dev.stint.core.testing.TestJob> FRAMEWORK =
+      dev.stint.core.model.EngineFramework.of(new dev.stint.core.testing.TestFramework());
 }
