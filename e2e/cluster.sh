@@ -358,16 +358,12 @@ start_etcd() {
 # restart-etcd [--kill]: a new etcd process on the same ports and data (SIGTERM, or SIGKILL with --kill); the API
 # server keeps running and finds it again. Returns once etcd answers /health and the API server /readyz.
 cmd_restart_etcd() {
-  local pid t0=$SECONDS
+  local t0=$SECONDS
   [ -f "$DIR/ports.env" ] || fail "no cluster in $DIR (run up first)"
   # shellcheck disable=SC1091
   . "$DIR/ports.env"
   if [ "${1:-}" = --kill ]; then
-    if pid="$(live_pid etcd)"; then
-      kill -KILL "$pid" 2>/dev/null || true
-      for _ in $(seq 200); do [ -d "/proc/$pid" ] || break; sleep 0.05; done
-    fi
-    rm -f "$PIDS/etcd"
+    kill_now etcd
   else
     stop etcd 2>/dev/null || true
   fi
@@ -383,21 +379,27 @@ start_scheduler() {
     --bind-address=127.0.0.1 --secure-port="$SCHEDULER_PORT"
 }
 
+# SIGKILL a component (a crash) and wait until it is gone
+kill_now() {
+  local pid
+  if pid="$(live_pid "$1")"; then
+    kill -KILL "$pid" 2>/dev/null || true
+    for _ in $(seq 200); do [ -d "/proc/$pid" ] || break; sleep 0.05; done
+  fi
+  rm -f "$PIDS/$1"
+}
+
 # restart-apiserver [--kill]: a new kube-apiserver process on the same port, certificates and etcd (the data stays);
 # SIGTERM by default (SIGKILL after STINT_RESTART_STOP_TIMEOUT s, default 3), SIGKILL (a crash) with --kill.
 # Returns once /readyz answers again.
 cmd_restart_apiserver() {
-  local pid t0=$SECONDS
+  local t0=$SECONDS
   [ -f "$DIR/ports.env" ] || fail "no cluster in $DIR (run up first)"
   # shellcheck disable=SC1091
   . "$DIR/ports.env"
   live_pid etcd >/dev/null || fail "etcd is not running" etcd
   if [ "${1:-}" = --kill ]; then
-    if pid="$(live_pid kube-apiserver)"; then
-      kill -KILL "$pid" 2>/dev/null || true
-      for _ in $(seq 200); do [ -d "/proc/$pid" ] || break; sleep 0.05; done
-    fi
-    rm -f "$PIDS/kube-apiserver"
+    kill_now kube-apiserver
   else
     # it stops listening within a second of SIGTERM, then lingers ~10 s more in its shutdown: 3 s is enough grace
     STINT_STOP_TIMEOUT="${STINT_RESTART_STOP_TIMEOUT:-3}" stop kube-apiserver 2>/dev/null || true

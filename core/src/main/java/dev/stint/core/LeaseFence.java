@@ -146,17 +146,19 @@ public final class LeaseFence implements Interceptor {
 
     @Override
     public void create(KubernetesClient client, LeaderElectionRecord record) {
-      long at = nanoTime.getAsLong();
-      Instant wallAt = clock.instant();
-      lock.create(client, record);
-      renewed(record, at, wallAt);
+      reporting(record, () -> lock.create(client, record));
     }
 
     @Override
     public void update(KubernetesClient client, LeaderElectionRecord record) {
+      reporting(record, () -> lock.update(client, record));
+    }
+
+    /** The write, then the renewal it made, timed from before it began; a refused write throws and renews nothing. */
+    private void reporting(LeaderElectionRecord record, Runnable write) {
       long at = nanoTime.getAsLong();
       Instant wallAt = clock.instant();
-      lock.update(client, record);
+      write.run();
       renewed(record, at, wallAt);
     }
 

@@ -52,7 +52,7 @@ final class ChaosCalls {
     throw new IllegalStateException("kubectl " + String.join(" ", args) + " kept failing: " + result.stderr());
   }
 
-  private static void sleep(long millis) {
+  static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {

@@ -93,6 +93,15 @@ final class ChaosDriver {
     run.step("suspend");
   }
 
+  /** Suspends the first running job by name, if there is one: a change for a standby to act on. */
+  void suspendFirstRunning() {
+    run.live().stream().filter(j -> j.state == State.RUNNING).min(java.util.Comparator.comparing(j -> j.name))
+        .ifPresent(job -> {
+          System.out.println("           suspend " + job);
+          suspend(job);
+        });
+  }
+
   void resume(ChaosJob job) {
     kubectl(null, "patch", job.shape.plural, job.name, "-n", run.ns, "--type", "merge",
         "-p", "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");

@@ -1,6 +1,7 @@
 package dev.stint.e2e;
 
 import static dev.stint.e2e.ChaosCalls.retry;
+import static dev.stint.e2e.ChaosCalls.sleep;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -138,15 +139,6 @@ final class ChaosLeaders {
     }
     try {
       process.close();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -151,9 +151,10 @@ final class ChaosPlan {
       events.remove(moved);
       driving.remove(moved);
     }
-    events.add(new Event(at, "SIGSTOP the leader of two replicas past its Lease"
-        + (moved == null ? "" : ", then " + moved.what() + " (the standby leading)") + ", SIGCONT",
-        () -> faults.pauseLeader(moved == null ? () -> { } : moved.action())));
+    // without a step of its own to move (round 1), the standby suspends a running job, as in issue 47's trial
+    events.add(new Event(at, "SIGSTOP the leader of two replicas past its Lease, then "
+        + (moved == null ? "suspend the first running job" : moved.what()) + " (the standby leading), SIGCONT",
+        () -> faults.pauseLeader(moved == null ? driver::suspendFirstRunning : moved.action())));
   }
 
   private void planWatchExpiry(long at, int pick, List<Event> events, List<Event> driving) {

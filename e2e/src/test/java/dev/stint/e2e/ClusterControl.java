@@ -22,13 +22,7 @@ final class ClusterControl {
    * and etcd data; returns once {@code /readyz} answers, with the time it took.
    */
   static Duration restartApiServer(boolean crash) {
-    long t0 = System.nanoTime();
-    if (crash) {
-      run("restart-apiserver", "--kill");
-    } else {
-      run("restart-apiserver");
-    }
-    return Duration.ofNanos(System.nanoTime() - t0);
+    return restart("restart-apiserver", crash);
   }
 
   /**
@@ -36,11 +30,16 @@ final class ClusterControl {
    * server running on; returns once the API server's {@code /readyz} answers again, with the time it took.
    */
   static Duration restartEtcd(boolean crash) {
+    return restart("restart-etcd", crash);
+  }
+
+  /** {@code cluster.sh <command> [--kill]}, timed. */
+  private static Duration restart(String command, boolean crash) {
     long t0 = System.nanoTime();
     if (crash) {
-      run("restart-etcd", "--kill");
+      run(command, "--kill");
     } else {
-      run("restart-etcd");
+      run(command);
     }
     return Duration.ofNanos(System.nanoTime() - t0);
   }
