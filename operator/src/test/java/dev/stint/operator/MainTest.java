@@ -6,7 +6,7 @@ import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.FaultyJob;
 import dev.stint.core.testing.TestCrds;
 import dev.stint.core.testing.TestPluginJar;
-import dev.stint.operator.demo.SimulatedKubelet;
+import dev.stint.testdoubles.SimulatedKubelet;
 import dev.stint.operator.testkind.SleepFramework;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;

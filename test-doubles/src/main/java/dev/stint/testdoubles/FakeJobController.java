@@ -19,12 +19,14 @@ import java.util.concurrent.TimeUnit;
  * The part of Kubernetes' batch Job controller that Stint relies on, for an API server without one (the fabric8 mock
  * server): every Job that is active (not suspended, not finished, not being deleted) and has no pod gets one pod
  * from its template, named {@code <job>-<5 characters>} and controlled by the Job. Nothing else: no retries, no Job
- * status, no garbage collection (Stint deletes a carried pod itself).
+ * status, no garbage collection (Stint deletes a carried pod itself). The tests run one for their namespace; the demo's
+ * {@link SimulatedKubelet} runs one over every namespace ({@link #everyNamespace}).
  */
 public final class FakeJobController implements AutoCloseable {
   private static final String SUFFIX_CHARS = "bcdfghjklmnpqrstvwxz2456789";
 
   private final KubernetesClient client;
+  /** The namespace whose Jobs it runs; null for every namespace. */
   private final String namespace;
   private ScheduledExecutorService executor;
 
@@ -32,6 +34,11 @@ public final class FakeJobController implements AutoCloseable {
   public FakeJobController(KubernetesClient client, String namespace) {
     this.client = client;
     this.namespace = namespace;
+  }
+
+  /** A Job controller for the Jobs of every namespace, as the cluster's own is. */
+  public static FakeJobController everyNamespace(KubernetesClient client) {
+    return new FakeJobController(client, null);
   }
 
   /** Polls the namespace's Jobs in the background, every 100 ms. */
@@ -57,12 +64,15 @@ public final class FakeJobController implements AutoCloseable {
 
   /** One pass: a pod for every active Job that has none; returns how many it created. */
   public int syncOnce() {
-    List<Job> jobs = client.batch().v1().jobs().inNamespace(namespace).list().getItems();
+    List<Job> jobs = namespace == null ? client.batch().v1().jobs().inAnyNamespace().list().getItems()
+        : client.batch().v1().jobs().inNamespace(namespace).list().getItems();
     if (jobs.isEmpty()) {
       return 0;
     }
     Set<String> withPods = new HashSet<>();
-    for (Pod pod : client.pods().inNamespace(namespace).list().getItems()) {
+    List<Pod> pods = namespace == null ? client.pods().inAnyNamespace().list().getItems()
+        : client.pods().inNamespace(namespace).list().getItems();
+    for (Pod pod : pods) {
       if (pod.getMetadata().getOwnerReferences() != null) {
         pod.getMetadata().getOwnerReferences().forEach(r -> withPods.add(r.getUid()));
       }
@@ -70,7 +80,7 @@ public final class FakeJobController implements AutoCloseable {
     int created = 0;
     for (Job job : jobs) {
       if (active(job) && !withPods.contains(job.getMetadata().getUid())) {
-        client.pods().inNamespace(namespace).resource(podOf(job)).create();
+        client.pods().inNamespace(job.getMetadata().getNamespace()).resource(podOf(job)).create();
         created++;
       }
     }

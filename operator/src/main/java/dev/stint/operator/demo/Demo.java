@@ -6,6 +6,7 @@ import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.operator.CommandFailure;
 import dev.stint.operator.demo.DemoJobs.DemoJob;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.testdoubles.SimulatedKubelet;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,6 @@
 package dev.stint.operator.demo;
 
+import dev.stint.testdoubles.SimulatedKubelet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;

@@ -8,6 +8,7 @@ import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.RunPolicy;
 import dev.stint.spi.api.SuccessPolicySpec;
 import dev.stint.spi.api.SuccessRule;
+import dev.stint.testdoubles.SimulatedKubelet;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;

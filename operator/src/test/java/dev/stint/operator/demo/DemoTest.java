@@ -10,6 +10,7 @@ import dev.stint.operator.testkind.SleepFramework;
 import dev.stint.operator.testkind.SleepJob;
 import dev.stint.operator.testkind.SleepJobs;
 import dev.stint.spi.api.JobCondition;
+import dev.stint.testdoubles.SimulatedKubelet;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
-package dev.stint.operator.demo;
+package dev.stint.testdoubles;
 
-import dev.stint.core.model.JobLabels;
 import dev.stint.spi.KubeflowLabels;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
@@ -123,7 +122,7 @@ final class PodLifecycle {
   /** The pod's replica index label, as the engine sets it; null on a pod the engine did not make. */
   private static String replicaIndex(Pod pod) {
     Map<String, String> labels = pod.getMetadata().getLabels();
-    return labels == null ? null : labels.get(JobLabels.REPLICA_INDEX);
+    return labels == null ? null : labels.get(KubeflowLabels.REPLICA_INDEX);
   }
 
   /** The kubelet restarts containers in place under Always, and under OnFailure after a non-zero exit. */

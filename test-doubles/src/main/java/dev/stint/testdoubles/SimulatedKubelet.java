@@ -1,4 +1,4 @@
-package dev.stint.operator.demo;
+package dev.stint.testdoubles;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * those replica indexes exit with it, the others with 0), and the pod ends Succeeded or Failed, or its
  * containers restart in place when the pod's restart policy says so (Always; OnFailure after a non-zero exit), with
  * {@code restartCount} and {@code lastState} as a kubelet reports them. Without the annotation, pods run until deleted.
- * Each pass first plays the batch Job controller ({@link SimulatedJobController}): an MPIJob's launcher runs in a Job.
+ * Each pass first plays the batch Job controller ({@link FakeJobController}, over every namespace): an MPIJob's
+ * launcher runs in a Job.
  *
  * <p>Use {@link #start()} and {@link #stop()} for a background kubelet, or {@link #syncOnce()} to step it by hand
  * (with a controllable {@link Clock}).
@@ -62,7 +63,7 @@ public final class SimulatedKubelet implements AutoCloseable {
   /** Per pod uid: the state the kubelet last saw it in, and since when. */
   private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
   private final Set<String> reportedInvalid = ConcurrentHashMap.newKeySet();
-  private final SimulatedJobController jobController;
+  private final FakeJobController jobController;
   private ScheduledExecutorService executor;
 
   private record Tracked(String state, Instant since) { }
@@ -76,7 +77,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     this.clock = clock;
     this.startDelay = startDelay;
     this.pollInterval = pollInterval;
-    this.jobController = new SimulatedJobController(client);
+    this.jobController = FakeJobController.everyNamespace(client);
   }
 
   /** Starts polling on a daemon thread. */

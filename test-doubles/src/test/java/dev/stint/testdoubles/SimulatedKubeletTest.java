@@ -1,4 +1,4 @@
-package dev.stint.operator.demo;
+package dev.stint.testdoubles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

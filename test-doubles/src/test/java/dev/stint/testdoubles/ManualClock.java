@@ -1,4 +1,4 @@
-package dev.stint.operator.demo;
+package dev.stint.testdoubles;
 
 import java.time.Clock;
 import java.time.Duration;
