@@ -46,7 +46,8 @@ final class BenchRun {
         .withWatchReconnectInterval(100);
     if (auto.getOauthToken() == null && auto.getAutoOAuthToken() == null) {
       // fabric8 7.9 re-reads a token-less kubeconfig before every request once the client is a minute old (see
-      // operator/.../ClientConfig.java); a provider without a token stops that, so the driver spends its CPU on load
+      // kube-client/.../ClientConfigFixes.java); a provider without a token stops that, so the driver spends its
+      // CPU on load
       builder.withOauthTokenProvider(() -> null);
     }
     Config config = builder.build();

@@ -2,9 +2,7 @@ package dev.stint.core;
 
 import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.heap.HeapGuard;
-import dev.stint.core.kube.DeafWatchCheck;
 import dev.stint.core.kube.EventRecorder;
-import dev.stint.core.kube.WatchedCache;
 import dev.stint.core.kueue.KueueObjects;
 import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.metrics.JobLifecycleMetrics;
@@ -14,6 +12,8 @@ import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.core.serving.KindEvents;
 import dev.stint.core.serving.ServedKind;
 import dev.stint.core.serving.ServedKinds;
+import dev.stint.kubeclient.DeafWatchCheck;
+import dev.stint.kubeclient.WatchedCache;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.ConfigurationService;
 import io.micrometer.core.instrument.Counter;

@@ -5,6 +5,7 @@ import dev.stint.core.StintOperator;
 import dev.stint.core.StintOperatorBuilder;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.registry.FrameworkRegistry;
+import dev.stint.kubeclient.ClientConfigFixes;
 import io.fabric8.kubernetes.client.Config;
 import io.micrometer.core.instrument.Gauge;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -63,7 +64,7 @@ final class ClusterRun {
    */
   Running start() {
     HttpClientChoice http = httpClient();
-    Config config = ClientConfig.forRun(Config.autoConfigure(null));
+    Config config = ClientConfigFixes.forRun(Config.autoConfigure(null));
     try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(preflightConfig(config)).build()) {
       ClusterPreflight.check(probe, registry, options.kueue());
     }

@@ -26,9 +26,9 @@ record HttpClientChoice(String name, String factoryClass, String tlsProvider) {
   static final String TLS_ENV = "STINT_TLS_PROVIDER";
 
   private static final Map<String, String> FACTORIES = Map.of(
-      "jdk", "dev.stint.operator.JdkClientFactory",
-      "jdk-http1", "dev.stint.operator.Http1JdkClientFactory",
-      "jdk-streams", "dev.stint.operator.StreamedJdkClientFactory",
+      "jdk", "dev.stint.kubeclient.JdkClientFactory",
+      "jdk-http1", "dev.stint.kubeclient.Http1JdkClientFactory",
+      "jdk-streams", "dev.stint.kubeclient.StreamedJdkClientFactory",
       "vertx", "io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
       "vertx-openssl", "dev.stint.operator.OpenSslVertxClientFactory",
       "vertx5", "io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory",

@@ -1,6 +1,7 @@
 package dev.stint.operator;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
@@ -10,6 +11,16 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.stint.kubeclient.ClientConfigFixes;
+import dev.stint.kubeclient.ClientSerialization;
+import dev.stint.kubeclient.DeafWatchCheck;
+import dev.stint.kubeclient.Http1JdkClientFactory;
+import dev.stint.kubeclient.JdkClientFactory;
+import dev.stint.kubeclient.LeanWrites;
+import dev.stint.kubeclient.MetadataLister;
+import dev.stint.kubeclient.SlimItemStore;
+import dev.stint.kubeclient.StreamedJdkClientFactory;
+import dev.stint.kubeclient.WatchedCache;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,7 +30,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The architecture, checked rather than kept by convention (DESIGN.md: functional core, thin shell; a small SPI): the
  * decision is a pure function at the bottom of the engine, frameworks and plugins see only the SPI, the engine names
- * no framework, the engine's packages form no cycle, and the SPI depends on no other part of Stint. The operator
+ * no framework, the engine's packages form no cycle, the SPI depends on no other part of Stint, and the client
+ * workarounds (kube-client) depend on none either and are used through their public API alone. The operator
  * module's class path holds every module, so the rules run here.
  */
 class ArchitectureTest {
@@ -27,6 +39,11 @@ class ArchitectureTest {
   /** The vocabulary the decision and the I/O around it share. */
   private static final String MODEL = "dev.stint.core.model..";
   private static final String[] FRAMEWORKS = {"dev.stint.pytorch..", "dev.stint.tensorflow..", "dev.stint.mpi.."};
+  private static final String KUBE_CLIENT = "dev.stint.kubeclient..";
+  /** kube-client's public API, as kube-client/README.md lists it; the rest of the module is package-private. */
+  private static final Class<?>[] KUBE_CLIENT_API = {ClientSerialization.class, ClientConfigFixes.class,
+      JdkClientFactory.class, Http1JdkClientFactory.class, StreamedJdkClientFactory.class, SlimItemStore.class,
+      LeanWrites.class, DeafWatchCheck.class, WatchedCache.class, MetadataLister.class};
   private static JavaClasses stint;
   /**
    * Stint's production classes alone, for the layering rules. DO_NOT_INCLUDE_TESTS knows test folders, not the core
@@ -127,5 +144,35 @@ class ArchitectureTest {
         .should().dependOnClassesThat(resideInAPackage("dev.stint..").and(not(resideInAPackage("dev.stint.spi.."))))
         .because("plugins compile against the SPI alone")
         .check(stint);
+  }
+
+  /** The client workarounds sit below the engine: each can be deleted when upstream fixes its bug, touching no engine. */
+  @Test
+  void theClientWorkaroundsDependOnNothingOfStint() {
+    noClasses().that().resideInAPackage(KUBE_CLIENT)
+        .should().dependOnClassesThat(resideInAPackage("dev.stint..").and(not(resideInAPackage(KUBE_CLIENT))))
+        .because("kube-client works around fabric8 7.9 and the JDK HTTP client only; core and the operator depend on"
+            + " it, never it on them (kube-client/README.md, issue 43)")
+        .check(production);
+  }
+
+  /** Outside kube-client, only the names its README lists are used; the rest may change or go with upstream's fixes. */
+  @Test
+  void theClientWorkaroundsAreUsedThroughTheirApiOnly() {
+    noClasses().that().resideOutsideOfPackage(KUBE_CLIENT)
+        .should().dependOnClassesThat(resideInAPackage(KUBE_CLIENT).and(not(belongToAnyOf(KUBE_CLIENT_API))))
+        .because("kube-client/README.md lists its public API; each workaround behind it is deleted when upstream"
+            + " fixes what it works around, and nothing else may break then")
+        .check(production);
+  }
+
+  /** A class made public in kube-client is listed in its README (and above) first. */
+  @Test
+  void theClientWorkaroundsPublishOnlyTheirApi() {
+    noClasses().that().resideInAPackage(KUBE_CLIENT).and().areTopLevelClasses()
+        .and(not(belongToAnyOf(KUBE_CLIENT_API)))
+        .should().bePublic()
+        .because("the README lists every public name of kube-client with what it works around and when it goes")
+        .check(production);
   }
 }

@@ -3,6 +3,9 @@ package dev.stint.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stint.kubeclient.Http1JdkClientFactory;
+import dev.stint.kubeclient.JdkClientFactory;
+import dev.stint.kubeclient.StreamedJdkClientFactory;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.util.Map;
@@ -14,11 +17,11 @@ class HttpClientChoiceTest {
   @ParameterizedTest
   @CsvSource(nullValues = "-", value = {
       // STINT_HTTP_CLIENT, the factory chosen
-      "-,              dev.stint.operator.JdkClientFactory",
-      "'',             dev.stint.operator.JdkClientFactory",
-      "JDK,            dev.stint.operator.JdkClientFactory",
-      "jdk-http1,      dev.stint.operator.Http1JdkClientFactory",
-      "jdk-streams,    dev.stint.operator.StreamedJdkClientFactory",
+      "-,              dev.stint.kubeclient.JdkClientFactory",
+      "'',             dev.stint.kubeclient.JdkClientFactory",
+      "JDK,            dev.stint.kubeclient.JdkClientFactory",
+      "jdk-http1,      dev.stint.kubeclient.Http1JdkClientFactory",
+      "jdk-streams,    dev.stint.kubeclient.StreamedJdkClientFactory",
       "vertx,          io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory",
       "vertx-openssl,  dev.stint.operator.OpenSslVertxClientFactory",
       "vertx5,         io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory",

@@ -9,7 +9,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
-import dev.stint.core.kube.ClientSerialization;
+import dev.stint.kubeclient.ClientSerialization;
 import dev.stint.core.model.EngineFramework;
 import dev.stint.core.registry.MovedMethods;
 import dev.stint.crd.TrainingJobRules;

@@ -2,6 +2,7 @@ package dev.stint.core.kube;
 
 import dev.stint.core.decision.CarrierJobs;
 import dev.stint.core.model.Action;
+import dev.stint.kubeclient.LeanWrites;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,6 +1,7 @@
 package dev.stint.core.kube;
 
 import dev.stint.core.model.JobEvent;
+import dev.stint.kubeclient.LeanWrites;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;

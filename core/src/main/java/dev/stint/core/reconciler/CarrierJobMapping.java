@@ -1,8 +1,8 @@
 package dev.stint.core.reconciler;
 
 import dev.stint.core.decision.CarrierJobs;
-import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.model.JobLabels;
+import dev.stint.kubeclient.SlimItemStore;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;

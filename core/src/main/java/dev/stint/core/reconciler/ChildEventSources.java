@@ -1,10 +1,10 @@
 package dev.stint.core.reconciler;
 
 import dev.stint.core.decision.EngineSettings;
-import dev.stint.core.kube.SlimItemStore;
 import dev.stint.core.kueue.KueueLink;
 import dev.stint.core.model.EngineFramework;
 import dev.stint.core.model.JobLabels;
+import dev.stint.kubeclient.SlimItemStore;
 import dev.stint.spi.TrainingJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;

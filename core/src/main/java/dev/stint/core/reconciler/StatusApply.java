@@ -3,7 +3,7 @@ package dev.stint.core.reconciler;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.stint.core.kube.LeanWrites;
+import dev.stint.kubeclient.LeanWrites;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package dev.stint.core.serving;
 
-import dev.stint.core.kube.WatchedCache;
+import dev.stint.core.kube.WatchedCaches;
+import dev.stint.kubeclient.WatchedCache;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
@@ -247,7 +248,7 @@ public final class ServedKind {
     Map<WatchedCache, ManagedInformerEventSource<?, ?, ?>> of = new IdentityHashMap<>();
     for (EventSource<?, ?> source : controller.getEventSourceManager().allEventSources()) {
       if (source instanceof ManagedInformerEventSource<?, ?, ?> informer) {
-        of.put(WatchedCache.of(informer, controller.getConfiguration(), client), informer);
+        of.put(WatchedCaches.of(informer, controller.getConfiguration(), client), informer);
       }
     }
     return of;

@@ -1,6 +1,6 @@
 package dev.stint.core.serving;
 
-import dev.stint.core.kube.WatchedCache;
+import dev.stint.kubeclient.WatchedCache;
 import io.fabric8.kubernetes.api.Pluralize;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;

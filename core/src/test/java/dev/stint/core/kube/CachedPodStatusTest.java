@@ -2,6 +2,7 @@ package dev.stint.core.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.kubeclient.SlimItemStore;
 import dev.stint.testdoubles.KubeletStatuses;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

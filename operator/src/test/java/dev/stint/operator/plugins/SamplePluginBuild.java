@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.StintOperator;
 import dev.stint.crd.CrdFinisher;
+import dev.stint.kubeclient.ClientSerialization;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.testdoubles.FakeKubelet;
 import dev.stint.testkit.FrameworkContractTest;
@@ -86,15 +87,16 @@ final class SamplePluginBuild {
 
   /**
    * Puts this build's Stint artifacts the sample uses (the SPI it compiles against; the test kit, with the engine, the
-   * test doubles and the CRD tools it brings) and the parent pom into the nested build's repository, as
-   * {@code mvn install} would: each module's jar, or its classes packed into one when the build has not packaged it
-   * yet.
+   * client workarounds, the test doubles and the CRD tools it brings) and the parent pom into the nested build's
+   * repository, as {@code mvn install} would: each module's jar, or its classes packed into one when the build has not
+   * packaged it yet.
    */
   private static Path stageSpi(Path repository) throws IOException {
     String version = property("stint.version");
     Path root = Path.of(property("stint.root"));
     stage(repository, version, "stint-spi", root.resolve("spi"), TrainingFramework.class);
     stage(repository, version, "stint-crd-tools", root.resolve("crd-tools"), CrdFinisher.class);
+    stage(repository, version, "stint-kube-client", root.resolve("kube-client"), ClientSerialization.class);
     stage(repository, version, "stint-core", root.resolve("core"), StintOperator.class);
     stage(repository, version, "stint-test-doubles", root.resolve("test-doubles"), FakeKubelet.class);
     stage(repository, version, "stint-testkit", root.resolve("testkit"), FrameworkContractTest.class);
