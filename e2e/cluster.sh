@@ -46,7 +46,7 @@ NODES="${STINT_KWOK_NODES:-4}"
 TIMEOUT="${STINT_UP_TIMEOUT:-180}"
 KUBECTL="${KUBECTL:-kubectl}"
 [ "$KUBECTL" = kubectl ] && [ -x "$STINT_KUBE_BIN/kubectl" ] && KUBECTL="$STINT_KUBE_BIN/kubectl"
-KCM_CONTROLLERS="${STINT_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,job-controller,ttl-after-finished-controller,endpoints-controller,endpointslice-controller,resourcequota-controller}"
+KCM_CONTROLLERS="${STINT_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,job-controller,ttl-after-finished-controller,endpoints-controller,endpointslice-controller,resourcequota-controller,clusterrole-aggregation-controller}"
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 
 log() { echo "cluster: $*" >&2; }

@@ -94,8 +94,10 @@ class ChartTemplateIT {
 
     assertThat(kinds(charted)).as("objects of the chart").isEqualTo(kinds(kustomized.stream()
         .filter(o -> !"Namespace".equals(o.getKind())).toList())); // helm install --create-namespace makes it
-    assertThat(one(charted, ClusterRole.class).getRules()).as("ClusterRole rules")
-        .isEqualTo(one(kustomized, ClusterRole.class).getRules());
+    for (String role : List.of("", "-edit", "-view")) { // the operator's, and the two users get through aggregation
+      assertThat(clusterRole(charted, "stint" + role)).as("ClusterRole stint%s", role)
+          .isEqualTo(clusterRole(kustomized, "stint" + role));
+    }
     assertThat(one(charted, Role.class).getRules()).as("leader-election Role rules")
         .isEqualTo(one(kustomized, Role.class).getRules());
     assertThat(bindings(charted)).as("bindings").isEqualTo(bindings(kustomized));
@@ -215,6 +217,17 @@ class ChartTemplateIT {
 
   private static List<HasMetadata> parse(String yaml) {
     return parser.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items();
+  }
+
+  /** The rules and aggregation labels of the ClusterRole of that name. */
+  private static List<Object> clusterRole(List<HasMetadata> objects, String name) {
+    ClusterRole role = objects.stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast)
+        .filter(r -> name.equals(r.getMetadata().getName())).findFirst()
+        .orElseThrow(() -> new AssertionError("no ClusterRole " + name + " among " + kinds(objects)));
+    var labels = new java.util.TreeMap<String, String>(role.getMetadata().getLabels() == null ? java.util.Map.of()
+        : role.getMetadata().getLabels());
+    labels.keySet().removeIf(k -> !k.startsWith("rbac.authorization.k8s.io/"));
+    return List.of(role.getRules(), labels);
   }
 
   private static <T extends HasMetadata> T one(List<HasMetadata> objects, Class<T> type) {

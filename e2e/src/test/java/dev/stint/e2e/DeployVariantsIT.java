@@ -104,8 +104,8 @@ class DeployVariantsIT {
   }
 
   private static ClusterRole clusterRole(List<HasMetadata> objects) {
-    return objects.stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast).findFirst()
-        .orElseThrow();
+    return objects.stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast)
+        .filter(r -> "stint".equals(r.getMetadata().getName())).findFirst().orElseThrow(); // the operator's
   }
 
   private static List<String> resources(List<HasMetadata> objects) {

@@ -9,7 +9,12 @@ final class MnistJob {
    * OnFailure (PyTorch's default), running the upstream MNIST example's image.
    */
   static void apply(String ns, String name, int workers) {
-    String manifest = """
+    Kubectl.runWithInput(manifest(name, workers), "apply", "-n", ns, "-f", "-").assertOk();
+  }
+
+  /** The job's manifest, for a test that applies it otherwise (as another user, say). */
+  static String manifest(String name, int workers) {
+    return """
         apiVersion: kubeflow.org/v1
         kind: PyTorchJob
         metadata: {name: %s}
@@ -28,6 +33,5 @@ final class MnistJob {
                 spec:
                   containers: [{name: pytorch, image: "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727"}]
         """.formatted(name, workers);
-    Kubectl.runWithInput(manifest, "apply", "-n", ns, "-f", "-").assertOk();
   }
 }

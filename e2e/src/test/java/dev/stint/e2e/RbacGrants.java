@@ -44,7 +44,7 @@ final class RbacGrants {
   static List<Grant> of(List<HasMetadata> objects) {
     List<Grant> grants = new ArrayList<>();
     for (HasMetadata object : objects) {
-      if (object instanceof ClusterRole role) {
+      if (object instanceof ClusterRole role && !forUsers(role)) {
         add(grants, "ClusterRole " + role.getMetadata().getName(), "", role.getRules());
       } else if (object instanceof Role role) {
         add(grants, "Role " + role.getMetadata().getNamespace() + "/" + role.getMetadata().getName(),
@@ -52,6 +52,13 @@ final class RbacGrants {
       }
     }
     return grants;
+  }
+
+  /** A role aggregated into the built-in edit, admin or view (deploy/base/user-roles.yaml): people's, not the operator's. */
+  private static boolean forUsers(ClusterRole role) {
+    var labels = role.getMetadata().getLabels();
+    return labels != null
+        && labels.keySet().stream().anyMatch(k -> k.startsWith("rbac.authorization.k8s.io/aggregate-to-"));
   }
 
   private static void add(List<Grant> into, String role, String namespace, List<PolicyRule> rules) {
