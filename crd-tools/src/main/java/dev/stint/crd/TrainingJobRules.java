@@ -143,9 +143,14 @@ public final class TrainingJobRules {
 
   private void addColumns(CustomResourceDefinitionVersion version) {
     List<CustomResourceColumnDefinition> columns = new ArrayList<>();
-    columns.add(column("State", ".status.conditions[-1:].type", "string"));
-    columns.add(column("Outcome", ".status.outcome", "string"));
-    columns.add(column("Age", ".metadata.creationTimestamp", "date"));
+    columns.add(column("State", ".status.conditions[-1:].type", "string", 0));
+    columns.add(column("Outcome", ".status.outcome", "string", 0));
+    // what a user asks first of a job that is not simply running: how often it restarted its gang or was suspended
+    columns.add(column("Restarts", ".status.restarts", "integer", 0));
+    columns.add(column("Suspensions", ".status.suspensions", "integer", 0));
+    columns.add(column("Age", ".metadata.creationTimestamp", "date", 0));
+    // -o wide: why it waits, failed or is restarting (the message of the condition that changed last)
+    columns.add(column("Message", ".status.conditions[-1:].message", "string", 1));
     List<CustomResourceColumnDefinition> declared = version.getAdditionalPrinterColumns();
     if (declared != null) {
       columns.removeIf(c -> declared.stream().anyMatch(d -> d.getName().equals(c.getName())));
@@ -236,12 +241,12 @@ public final class TrainingJobRules {
     return rule;
   }
 
-  private static CustomResourceColumnDefinition column(String name, String jsonPath, String type) {
+  private static CustomResourceColumnDefinition column(String name, String jsonPath, String type, int priority) {
     CustomResourceColumnDefinition column = new CustomResourceColumnDefinition();
     column.setName(name);
     column.setJsonPath(jsonPath);
     column.setType(type);
-    column.setPriority(0);
+    column.setPriority(priority);
     return column;
   }
 }

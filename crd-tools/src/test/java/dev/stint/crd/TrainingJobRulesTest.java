@@ -118,13 +118,17 @@ class TrainingJobRulesTest {
 
     TrainingJobRules.apply(crd);
 
-    // the test CRD declares Age (the generator's) and a State of its own: those stay, the missing Outcome comes
+    // the test CRD declares Age (the generator's) and a State of its own: those stay, the missing ones come
     assertThat(crd.getSpec().getVersions().get(0).getAdditionalPrinterColumns())
-        .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath)
+        .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath,
+            CustomResourceColumnDefinition::getPriority)
         .containsExactly(
-            tuple("Outcome", ".status.outcome"),
-            tuple("Age", ".metadata.creationTimestamp"),
-            tuple("State", ".status.state"));
+            tuple("Outcome", ".status.outcome", 0),
+            tuple("Restarts", ".status.restarts", 0),
+            tuple("Suspensions", ".status.suspensions", 0),
+            tuple("Message", ".status.conditions[-1:].message", 1),
+            tuple("Age", ".metadata.creationTimestamp", null),
+            tuple("State", ".status.state", null));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -71,8 +71,9 @@ class OperatorOnClusterIT {
         .containsEntry("RANK", "2").containsEntry("PET_NNODES", "3").containsEntry("MASTER_PORT", "23456");
     assertThat(worker1.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(o -> assertThat(o.getKind()).isEqualTo("PyTorchJob"));
-    assertThat(cluster.services().withName("life-master-0").get().getSpec().getClusterIP())
-        .isEqualTo("None");
+    // the pods can be seen running before the services made in the same pass are
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(cluster.services().withName("life-master-0")
+        .get()).isNotNull().satisfies(svc -> assertThat(svc.getSpec().getClusterIP()).isEqualTo("None")));
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("life").isTrue("Running")).isTrue());
 
     exit("life-master-0", 0);
@@ -102,6 +103,7 @@ class OperatorOnClusterIT {
       assertThat(s.condition("Running").orElseThrow().getReason()).isEqualTo("PyTorchJobSuspended");
       assertThat(s.getReplicaStatuses().get("Worker").active()).isZero();
     });
+    assertPrinterColumns("pause");
 
     Kubectl.run("patch", "pytorchjob", "pause", "-n", cluster.ns(), "--type", "merge",
         "-p", "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}").assertOk();
@@ -144,5 +146,39 @@ class OperatorOnClusterIT {
       assertThat(after.get(name)).as("%s was recreated", name).isEqualTo(before.get(name));
     }
     assertThat(operator.alive()).isTrue();
+  }
+
+  /**
+   * {@code kubectl get} of a suspended job shows its gang restarts (none: it has no failure policy) and its one
+   * suspension; {@code -o wide} adds the message of the condition that changed last.
+   */
+  private void assertPrinterColumns(String job) {
+    List<String> table = List.of(Kubectl.run("get", "pytorchjob", job, "-n", cluster.ns()).assertOk().stdout()
+        .strip().split("\n"));
+    assertThat(table.get(0).split("\\s+")).containsExactly("NAME", "STATE", "OUTCOME", "RESTARTS", "SUSPENSIONS",
+        "AGE");
+    assertThat(cell(table, "NAME")).isEqualTo(job);
+    assertThat(cell(table, "STATE")).isEqualTo("Suspended");
+    assertThat(cell(table, "RESTARTS")).as("RESTARTS").isIn("", "<none>"); // no failure policy: never set
+    assertThat(cell(table, "SUSPENSIONS")).as("SUSPENSIONS").isEqualTo("1");
+
+    List<String> wide = List.of(Kubectl.run("get", "pytorchjob", job, "-n", cluster.ns(), "-o", "wide").assertOk()
+        .stdout().strip().split("\n"));
+    var conditions = status(job).getConditions();
+    assertThat(cell(wide, "MESSAGE")).isEqualTo(conditions.get(conditions.size() - 1).getMessage());
+  }
+
+  /** The first row's cell under a column of kubectl's table: columns are aligned, and a cell may be empty. */
+  private static String cell(List<String> table, String column) {
+    String header = table.get(0);
+    int start = header.indexOf(column);
+    assertThat(start).as("column %s in %s", column, header).isNotNegative();
+    int end = header.indexOf(' ', start);
+    while (end >= 0 && end < header.length() && header.charAt(end) == ' ') {
+      end++;
+    }
+    String row = table.get(1);
+    boolean last = end < 0 || end >= header.length();
+    return row.substring(Math.min(start, row.length()), last ? row.length() : Math.min(end, row.length())).strip();
   }
 }

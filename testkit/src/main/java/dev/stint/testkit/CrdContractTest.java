@@ -165,14 +165,17 @@ public abstract class CrdContractTest {
   }
 
   @Test
-  void printerColumnsStateOutcomeAge() {
+  void printerColumnsStateOutcomeRestartsSuspensionsAgeAndTheMessageWhenWide() {
     assertThat(crd().version().getAdditionalPrinterColumns())
         .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath,
-            CustomResourceColumnDefinition::getType)
+            CustomResourceColumnDefinition::getType, CustomResourceColumnDefinition::getPriority)
         .containsExactly(
-            Tuple.tuple("State", ".status.conditions[-1:].type", "string"),
-            Tuple.tuple("Outcome", ".status.outcome", "string"),
-            Tuple.tuple("Age", ".metadata.creationTimestamp", "date"));
+            Tuple.tuple("State", ".status.conditions[-1:].type", "string", 0),
+            Tuple.tuple("Outcome", ".status.outcome", "string", 0),
+            Tuple.tuple("Restarts", ".status.restarts", "integer", 0),
+            Tuple.tuple("Suspensions", ".status.suspensions", "integer", 0),
+            Tuple.tuple("Age", ".metadata.creationTimestamp", "date", 0),
+            Tuple.tuple("Message", ".status.conditions[-1:].message", "string", 1));
   }
 
   @Test
