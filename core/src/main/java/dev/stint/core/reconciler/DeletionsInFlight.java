@@ -2,6 +2,8 @@ package dev.stint.core.reconciler;
 
 import dev.stint.core.model.Action;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,27 @@ import java.util.concurrent.ConcurrentHashMap;
 final class DeletionsInFlight {
   /** Per job uid: pod uid to the resource version at which its deletion was sent. */
   private final Map<String, Map<String, String>> byJob = new ConcurrentHashMap<>();
+
+  /**
+   * The pods as the decision must see them: one whose deletion was sent and that the cache still shows at the version
+   * it was deleted at is terminating, as the cache will show it. Without this, a pass on the lagging cache saw a
+   * failed pod it had already replaced as failed again and counted its restart twice (spending {@code backoffLimit}),
+   * while only the repeated deletion was held back.
+   */
+  List<Pod> asTheDecisionSees(String jobUid, List<Pod> observed, String now) {
+    Map<String, String> sent = byJob.get(jobUid);
+    if (sent == null || sent.isEmpty()) {
+      return observed;
+    }
+    List<Pod> view = new ArrayList<>(observed.size());
+    for (Pod pod : observed) {
+      String version = sent.get(pod.getMetadata().getUid());
+      boolean inFlight = version != null && version.equals(pod.getMetadata().getResourceVersion())
+          && pod.getMetadata().getDeletionTimestamp() == null;
+      view.add(inFlight ? new PodBuilder(pod).editMetadata().withDeletionTimestamp(now).endMetadata().build() : pod);
+    }
+    return view;
+  }
 
   /** The actions less the pod deletions already in flight; forgets the deletions the cache has caught up with. */
   List<Action> unsent(String jobUid, List<Action> actions, List<Pod> observed) {

@@ -22,6 +22,7 @@ import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -130,7 +131,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
         }
         return retryLater(job, Decision.none(), e, decidedAt);
       }
-      Observed observed = children.observe(job, context);
+      Observed observed = inFlightDeletionsTerminating(job, children.observe(job, context), decidedAt);
       KueueLink.Followed queueing = kueue.follow(job);
       Decision decision;
       try {
@@ -178,6 +179,13 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     creations.forget(uid);
     lifecycle.forget(uid);
     kueue.jobGone(uid);
+  }
+
+  /** The observed children, with the pods whose deletion this process sent and the cache lags on seen terminating. */
+  private Observed inFlightDeletionsTerminating(J job, Observed observed, Instant now) {
+    List<Pod> pods = deletions.asTheDecisionSees(job.getMetadata().getUid(), observed.pods(), now.toString());
+    return pods == observed.pods() ? observed
+        : new Observed(pods, observed.services(), observed.supporting(), observed.carriers());
   }
 
   /**

@@ -94,6 +94,34 @@ class LaggingCacheTest {
     assertThat(reconciler.worthReconciling(foreign, succeeded)).as("another client's write, after ours").isTrue();
   }
 
+  /**
+   * A failed worker is replaced and its restart counted; the next pass, on a cache that still shows the failed pod at
+   * the version it was deleted at (the watch seconds behind), counts it again no more: the deletion in flight makes
+   * the pod terminating for the decision. Before, the second pass wrote {@code restarts: 2} for one failure.
+   */
+  @Test
+  void aFailedPodWhoseDeletionIsInFlightIsCountedOnce() {
+    TestJob created = client.resource(TestJobs.job("once").workers(2).restartPolicy("OnFailure")
+        .runPolicy(p -> p.setBackoffLimit(3)).build()).create();
+    reconcile(created, p -> p.running());
+    TestJob running = onServer("once");
+    List<Pod> failedOne = List.of(versioned(owned(running, TestPods.of(running, "Worker", 0).running()), "w0", "7"),
+        versioned(owned(running, TestPods.of(running, "Worker", 1).failed(1)), "w1", "8"));
+
+    reconciler.reconcile(running, new FixedChildrenContext<>(running, failedOne));
+    assertThat(onServer("once").getStatus().getReplicaStatuses().get("Worker").restarts()).isEqualTo(1);
+
+    reconciler.reconcile(onServer("once"), new FixedChildrenContext<>(onServer("once"), failedOne)); // the lag
+    assertThat(onServer("once").getStatus().getReplicaStatuses().get("Worker").restarts()).as("counted once")
+        .isEqualTo(1);
+  }
+
+  private static Pod versioned(Pod pod, String uid, String resourceVersion) {
+    pod.getMetadata().setUid(uid);
+    pod.getMetadata().setResourceVersion(resourceVersion);
+    return pod;
+  }
+
   /** One reconcile of {@code cached}, its two workers' pods in the state {@code pod} makes. */
   private void reconcile(TestJob cached, Function<TestPods, Pod> pod) {
     List<Pod> pods = List.of(owned(cached, pod.apply(TestPods.of(cached, "Worker", 0))),
