@@ -26,22 +26,7 @@ class LeaseFenceTest {
   private static final String POD_CREATE = "POST /api/v1/namespaces/jobs/pods";
   /** The monotonic clock, in ms since T0 (a pause moves it on, as CLOCK_MONOTONIC does under SIGSTOP). */
   private final AtomicLong millis = new AtomicLong();
-  private final Clock wall = new Clock() {
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Instant instant() {
-      return T0.plusMillis(millis.get());
-    }
-  };
+  private final Clock wall = new WallClock(millis, ZoneOffset.UTC);
   private final LeaseFence fence = new LeaseFence("stint-system", "stint", "replica-a", Duration.ofSeconds(10),
       () -> Duration.ofMillis(millis.get()).toNanos(), wall);
   private final RecordingLock lease = new RecordingLock();
@@ -226,6 +211,32 @@ class LeaseFenceTest {
     @Override
     public String describe() {
       return "LeaseLock: stint-system - stint (replica-a)";
+    }
+  }
+
+  /** The wall clock of the test: T0 plus the same milliseconds as the monotonic one (no NTP step in these cases). */
+  private static final class WallClock extends Clock {
+    private final AtomicLong millis;
+    private final java.time.ZoneId zone;
+
+    WallClock(AtomicLong millis, java.time.ZoneId zone) {
+      this.millis = millis;
+      this.zone = zone;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return zone;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId other) {
+      return new WallClock(millis, other);
+    }
+
+    @Override
+    public Instant instant() {
+      return T0.plusMillis(millis.get());
     }
   }
 }
