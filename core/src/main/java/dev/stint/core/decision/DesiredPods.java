@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
@@ -89,6 +90,13 @@ final class DesiredPods {
     meta.setAnnotations(merged(meta.getAnnotations(), info.annotations()));
     pod.getSpec().setNodeSelector(merged(pod.getSpec().getNodeSelector(), info.nodeSelector()));
     pod.getSpec().setTolerations(PodSetInfo.withTolerations(pod.getSpec().getTolerations(), info.tolerations()));
+    if (!info.schedulingGates().isEmpty()) {
+      List<PodSchedulingGate> gates = pod.getSpec().getSchedulingGates() == null ? new ArrayList<>()
+          : new ArrayList<>(pod.getSpec().getSchedulingGates());
+      info.schedulingGates().stream().filter(g -> gates.stream().noneMatch(p -> g.equals(p.getName())))
+          .forEach(g -> gates.add(new PodSchedulingGate(g)));
+      pod.getSpec().setSchedulingGates(gates);
+    }
   }
 
   /** Kueue's value wins over the template's for the same key, as the admission decided on it. */

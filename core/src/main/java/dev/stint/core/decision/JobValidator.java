@@ -7,6 +7,7 @@ import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,8 +32,29 @@ final class JobValidator {
     if (errors.isEmpty()) {
       validateSize(ctx, field, errors);
     }
+    if (errors.isEmpty() && !(ctx.gate() instanceof KueueGate.NotQueued)) {
+      validateTopology(ctx, field, errors); // Kueue's webhook checks them for its own kinds; Stint has none
+    }
     errors.addAll(ctx.framework().validate(ctx.job()));
     return errors;
+  }
+
+  /** Kueue's topology annotations of each template, and the groups they form ({@link TopologyRequest}). */
+  private static <J extends TrainingJob<?>> void validateTopology(JobContext<J> ctx, String field,
+                                                                  List<String> errors) {
+    Map<String, TopologyRequest> requests = new LinkedHashMap<>();
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    java.util.function.Function<String, String> fieldOf = type -> field + "." + type + ".template.metadata.annotations";
+    ctx.replicaSpecs().forEach((type, spec) -> {
+      Map<String, String> annotations = spec.getTemplate() == null || spec.getTemplate().getMetadata() == null ? null
+          : spec.getTemplate().getMetadata().getAnnotations();
+      errors.addAll(TopologyRequest.errors(fieldOf.apply(type), annotations));
+      requests.put(type, TopologyRequest.of(annotations));
+      counts.put(type, ctx.specReplicas(type));
+    });
+    if (errors.isEmpty()) {
+      errors.addAll(TopologyRequest.groupErrors(requests, counts, fieldOf));
+    }
   }
 
   /**

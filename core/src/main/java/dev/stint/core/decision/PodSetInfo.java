@@ -13,9 +13,14 @@ import java.util.Map;
  * Workload's admission.
  *
  * @param count the admitted pods of the podSet; null when the admission does not say (the spec's count)
+ * @param schedulingGates the gates the pods are created with: Kueue's topology gate when the podSet was placed by
+ *     topology, which Kueue's ungater lifts from each pod with the node selector of its rank's domain
  */
 public record PodSetInfo(String name, Integer count, Map<String, String> nodeSelector, List<Toleration> tolerations,
-                         Map<String, String> labels, Map<String, String> annotations) {
+                         Map<String, String> labels, Map<String, String> annotations, List<String> schedulingGates) {
+
+  /** Kueue's scheduling gate on a pod placed by topology ({@code kueue.x-k8s.io/topology}). */
+  public static final String TOPOLOGY_GATE = "kueue.x-k8s.io/topology";
 
   /** Thrown when two sources give one key different values: Kueue refuses to start such a job too. */
   public static final class ConflictException extends IllegalArgumentException {

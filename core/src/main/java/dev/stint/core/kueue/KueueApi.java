@@ -28,6 +28,8 @@ public final class KueueApi {
   public static final String LOCAL_QUEUE_LABEL = "kueue.x-k8s.io/local-queue-name";
   public static final String CLUSTER_QUEUE_LABEL = "kueue.x-k8s.io/cluster-queue-name";
   public static final String WORKLOAD_ANNOTATION = "kueue.x-k8s.io/workload";
+  /** A pod's annotation that shifts the rank Kueue's topology ungater reads from its index label. */
+  public static final String POD_INDEX_OFFSET_ANNOTATION = "kueue.x-k8s.io/pod-index-offset";
   /**
    * A job label (or annotation) naming a Workload made before the job, which the job adopts instead of creating one:
    * MultiKueue's worker copy of a job carries it.

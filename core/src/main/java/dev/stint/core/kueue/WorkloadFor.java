@@ -1,6 +1,7 @@
 package dev.stint.core.kueue;
 
 import dev.stint.core.decision.KueueSettings;
+import dev.stint.core.decision.TopologyRequest;
 import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
@@ -23,7 +24,8 @@ import java.util.OptionalInt;
 /**
  * The Workload of a queued job, as Kueue's own integration would build it ({@code jobframework.ConstructWorkload}):
  * Kueue's name, the job as controller owner, Kueue's finalizer and job-uid label, the queue, one podSet per replica
- * type in the kind's order (lower-case names, counts, templates) and the priority. Pure; the same for every kind, so
+ * type in the kind's order (lower-case names, counts, templates, the topology request of Kueue's podset annotations
+ * with the replica index as the pod index label) and the priority. Pure; the same for every kind, so
  * plugin kinds get it with no code of their own.
  */
 public final class WorkloadFor {
@@ -210,6 +212,9 @@ public final class WorkloadFor {
         minCountSet = true;
       }
       podSet.put("template", template(spec.getTemplate()));
+      Map<String, String> annotations = spec.getTemplate() == null || spec.getTemplate().getMetadata() == null ? null
+          : spec.getTemplate().getMetadata().getAnnotations();
+      podSet.put("topologyRequest", TopologyRequest.of(annotations).toWorkloadField());
       podSets.add(podSet);
     }
     return podSets;

@@ -3,6 +3,7 @@ package dev.stint.core.kueue;
 import dev.stint.core.decision.KueueGate.Held;
 import dev.stint.core.decision.KueueGate;
 import dev.stint.core.decision.PodSetInfo;
+import dev.stint.core.decision.TopologyRequest;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,6 +66,32 @@ final class WorkloadGate {
   }
 
   /**
+   * Whether the podSet is the larger of a group of two (the later one when both are of one pod), whose ranks Kueue's
+   * ungater counts after its partner's ({@code topology_ungater.go}: a LeaderWorkerSet's workers are indexed from 1,
+   * after their leader). Stint's replicas are indexed from 0 in each type, so their pods say an offset of -1, and each
+   * rank keeps the place its assignment gives it; without it Kueue reads no ranks and fills the domains in any order.
+   */
+  static boolean ranksAfterItsPartner(WorkloadView workload, WorkloadView.PodSetAssignment assignment) {
+    String group = workload.podSetGroups().get(assignment.name());
+    if (group == null) {
+      return false;
+    }
+    List<WorkloadView.PodSetAssignment> members = workload.admission().podSetAssignments().stream()
+        .filter(a -> group.equals(workload.podSetGroups().get(a.name()))).toList();
+    if (members.size() != 2) {
+      return false;
+    }
+    WorkloadView.PodSetAssignment first = members.get(0);
+    WorkloadView.PodSetAssignment second = members.get(1);
+    WorkloadView.PodSetAssignment larger = count(workload, first) > count(workload, second) ? first : second;
+    return larger.name().equals(assignment.name());
+  }
+
+  private static int count(WorkloadView workload, WorkloadView.PodSetAssignment assignment) {
+    return assignment.count() != null ? assignment.count() : workload.podSetCounts().getOrDefault(assignment.name(), 0);
+  }
+
+  /**
    * The podSet's info from its assignment and flavors, then every admission check's update of it merged in
    * ({@code podset.FromAssignment}, then {@code Merge}).
    *
@@ -93,6 +120,14 @@ final class WorkloadGate {
     }
     Map<String, String> annotations = new LinkedHashMap<>();
     annotations.put(KueueApi.WORKLOAD_ANNOTATION, workload.name());
+    if (assignment.byTopology() && !workload.placedPodSets().contains(assignment.name())) {
+      // placed by a ClusterQueue of topology flavors although it asked for nothing: Kueue's ungater looks only at
+      // pods that carry a topology annotation
+      annotations.put(TopologyRequest.UNCONSTRAINED, "true");
+    }
+    if (assignment.byTopology() && ranksAfterItsPartner(workload, assignment)) {
+      annotations.put(KueueApi.POD_INDEX_OFFSET_ANNOTATION, "-1");
+    }
     for (WorkloadView.PodSetUpdate update : workload.podSetUpdates()) {
       if (assignment.name().equals(update.name())) {
         labels = PodSetInfo.mergedInto(labels, update.labels(), "labels");
@@ -102,6 +137,7 @@ final class WorkloadGate {
       }
     }
     return new PodSetInfo(assignment.name(), assignment.count(), Map.copyOf(nodeSelector), List.copyOf(tolerations),
-        Map.copyOf(labels), Map.copyOf(annotations));
+        Map.copyOf(labels), Map.copyOf(annotations),
+        assignment.byTopology() ? List.of(PodSetInfo.TOPOLOGY_GATE) : List.of());
   }
 }

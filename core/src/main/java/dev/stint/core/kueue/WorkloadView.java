@@ -19,18 +19,25 @@ import java.util.Optional;
  * @param reclaimablePods {@code status.reclaimablePods} as counts by podSet name
  * @param workloadPriorityClass the WorkloadPriorityClass {@code spec.priorityClassRef} names; null for none or a pod
  *     PriorityClass
+ * @param placedPodSets the podSets whose {@code topologyRequest} names their placement (required, preferred or
+ *     unconstrained); an admission by topology marks the others unconstrained
+ * @param podSetGroups the {@code topologyRequest.podSetGroupName} of each podSet in a group
  */
 public record WorkloadView(String name, String resourceVersion, Long generation, boolean deleting,
                            List<String> finalizers, Map<String, String> annotations, String queueName, boolean active,
                            List<WorkloadCondition> conditions, Admission admission,
                            List<PodSetUpdate> podSetUpdates, Map<String, Integer> podSetCounts,
-                           Map<String, Integer> reclaimablePods, String workloadPriorityClass) {
+                           Map<String, Integer> reclaimablePods, String workloadPriorityClass,
+                           java.util.Set<String> placedPodSets, Map<String, String> podSetGroups) {
 
   /** {@code status.admission}. */
   public record Admission(String clusterQueue, List<PodSetAssignment> podSetAssignments) { }
 
-  /** One {@code podSetAssignments[]}: the flavor of each resource, and the admitted count (null: the spec's). */
-  public record PodSetAssignment(String name, Map<String, String> flavors, Integer count) { }
+  /**
+   * One {@code podSetAssignments[]}: the flavor of each resource, the admitted count (null: the spec's), and whether
+   * Kueue placed it by topology (a {@code topologyAssignment}: its pods wait for Kueue's ungater).
+   */
+  public record PodSetAssignment(String name, Map<String, String> flavors, Integer count, boolean byTopology) { }
 
   /** One admission check's {@code podSetUpdates[]}. */
   public record PodSetUpdate(String name, Map<String, String> labels, Map<String, String> annotations,
@@ -100,7 +107,31 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
         Map.copyOf(strings(meta.getAnnotations())), string(spec.get("queueName")),
         !Boolean.FALSE.equals(spec.get("active")), List.copyOf(conditions), admission(status.get("admission")),
         List.copyOf(updates), counts(spec.get("podSets")), counts(status.get("reclaimablePods")),
-        workloadPriorityClass(map(spec.get("priorityClassRef"))));
+        workloadPriorityClass(map(spec.get("priorityClassRef"))), placedPodSets(spec.get("podSets")),
+        podSetGroups(spec.get("podSets")));
+  }
+
+  private static Map<String, String> podSetGroups(Object podSets) {
+    Map<String, String> groups = new LinkedHashMap<>();
+    for (Object entry : list(podSets)) {
+      Object group = map(map(entry).get("topologyRequest")).get("podSetGroupName");
+      if (group != null) {
+        groups.put(string(map(entry).get("name")), string(group));
+      }
+    }
+    return java.util.Collections.unmodifiableMap(groups);
+  }
+
+  private static java.util.Set<String> placedPodSets(Object podSets) {
+    java.util.Set<String> placed = new java.util.LinkedHashSet<>();
+    for (Object entry : list(podSets)) {
+      Map<String, Object> request = map(map(entry).get("topologyRequest"));
+      if (request.get("required") != null || request.get("preferred") != null
+          || request.get("unconstrained") != null) {
+        placed.add(string(map(entry).get("name")));
+      }
+    }
+    return java.util.Collections.unmodifiableSet(placed);
   }
 
   private static String workloadPriorityClass(Map<String, Object> ref) {
@@ -129,7 +160,7 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
       Map<String, Object> assignment = map(a);
       Object count = assignment.get("count");
       assignments.add(new PodSetAssignment(string(assignment.get("name")), strings(assignment.get("flavors")),
-          count instanceof Number n ? n.intValue() : null));
+          count instanceof Number n ? n.intValue() : null, assignment.get("topologyAssignment") != null));
     }
     return new Admission(string(admission.get("clusterQueue")), List.copyOf(assignments));
   }

@@ -35,7 +35,7 @@ class KueueGateDecisionTest {
   static KueueGate.Admitted admitted(Integer workers) {
     return new KueueGate.Admitted(Map.of("worker", new PodSetInfo("worker", workers,
         Map.of("pool", "spot"), List.of(SPOT), Map.of("kueue.x-k8s.io/podset", "worker"),
-        Map.of("kueue.x-k8s.io/workload", "w"))));
+        Map.of("kueue.x-k8s.io/workload", "w"), List.of())));
   }
 
   static Stream<Arguments> held() {
@@ -111,5 +111,58 @@ class KueueGateDecisionTest {
 
     assertThat(actions(d, Action.CreatePod.class)).isEmpty();
     assertThat(conditions(d.status())).contains("Suspended=True/TestJobSuspended");
+  }
+
+  @Test
+  void podsPlacedByTopologyAreCreatedGatedBesideTheirOwnGatesAndCarryTheirIndex() {
+    TestJob job = TestJobs.job("j").workers(2).edit(j -> j.getSpec().getTestReplicaSpecs().get("Worker")
+        .getTemplate().getSpec().setSchedulingGates(List.of(new io.fabric8.kubernetes.api.model.PodSchedulingGate(
+            "example.com/quota")))).build();
+    KueueGate gate = new KueueGate.Admitted(Map.of("worker", new PodSetInfo("worker", null, Map.of(), List.of(),
+        Map.of("kueue.x-k8s.io/podset", "worker"), Map.of("kueue.x-k8s.io/workload", "w",
+            "kueue.x-k8s.io/podset-unconstrained-topology", "true"), List.of(PodSetInfo.TOPOLOGY_GATE))));
+
+    Decision d = decide(job, gate, List.of());
+
+    List<Pod> pods = actions(d, Action.CreatePod.class).stream().map(Action.CreatePod::pod).toList();
+    assertThat(pods).hasSize(2).allSatisfy(p -> {
+      assertThat(p.getSpec().getSchedulingGates()).extracting(g -> g.getName())
+          .containsExactly("example.com/quota", "kueue.x-k8s.io/topology");
+      assertThat(p.getMetadata().getAnnotations())
+          .containsEntry("kueue.x-k8s.io/podset-unconstrained-topology", "true");
+    });
+    assertThat(pods).extracting(p -> p.getMetadata().getLabels().get(TopologyRequest.POD_INDEX_LABEL))
+        .containsExactly("0", "1");
+  }
+
+  static Stream<Arguments> topologyAnnotations() {
+    String field = "spec.testReplicaSpecs.Worker.template.metadata.annotations";
+    return Stream.of(
+        Arguments.of(Map.of(TopologyRequest.REQUIRED, "rack", TopologyRequest.PREFERRED, "block"),
+            field + ": must not hold more than one of"),
+        Arguments.of(Map.of(TopologyRequest.SLICE_REQUIRED, "rack"),
+            field + "[kueue.x-k8s.io/podset-slice-size]: must be set with"),
+        Arguments.of(Map.of(TopologyRequest.UNCONSTRAINED, "yes"),
+            field + "[kueue.x-k8s.io/podset-unconstrained-topology]: must be a boolean value"),
+        Arguments.of(Map.of(TopologyRequest.REQUIRED, "rack", TopologyRequest.GROUP_NAME, "g"),
+            "group g must hold exactly 2 replica types, not 1"));
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource
+  void topologyAnnotations(Map<String, String> annotations, String message) {
+    TestJobs jobs = TestJobs.job("j").workers(2).edit(j -> j.getSpec().getTestReplicaSpecs().get("Worker")
+        .getTemplate().getMetadata().setAnnotations(annotations));
+
+    Decision queued = decide(jobs.build(), WAITING, List.of());
+    Decision notQueued = decide(jobs.build(), KueueGate.NOT_QUEUED, List.of());
+
+    assertThat(queued.status().getConditions()).filteredOn(c -> "Failed".equals(c.getType())).singleElement()
+        .satisfies(c -> {
+          assertThat(c.getReason()).isEqualTo("TestJobFailedValidation");
+          assertThat(c.getMessage()).contains(message);
+        });
+    assertThat(notQueued.status().isTrue("Failed")).as("Kueue's annotations mean nothing to a job it does not queue")
+        .isFalse();
   }
 }

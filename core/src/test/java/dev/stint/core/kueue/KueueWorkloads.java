@@ -71,6 +71,22 @@ final class KueueWorkloads {
     return this;
   }
 
+  /** Marks the last assignment placed by topology: a {@code topologyAssignment} on one rack (its content is Kueue's). */
+  KueueWorkloads byTopology() {
+    assignments.get(assignments.size() - 1).put("topologyAssignment", Map.of("levels", List.of("rack"),
+        "slices", List.of(Map.of("domainCount", 1, "podCounts", Map.of("universal", 2),
+            "valuesPerLevel", List.of(Map.of("universal", "r1"))))));
+    return this;
+  }
+
+  /** One more {@code spec.podSets[]} entry with this {@code topologyRequest}. */
+  @SuppressWarnings("unchecked")
+  KueueWorkloads podSet(String name, int count, Map<String, Object> topologyRequest) {
+    ((List<Map<String, Object>>) spec.computeIfAbsent("podSets", k -> new ArrayList<>()))
+        .add(new LinkedHashMap<>(Map.of("name", name, "count", count, "topologyRequest", topologyRequest)));
+    return this;
+  }
+
   /** One more {@code spec.podSets[]} entry, with its count only. */
   @SuppressWarnings("unchecked")
   KueueWorkloads podSet(String name, int count) {

@@ -183,4 +183,21 @@ class WorkloadForTest {
         TestJobs.job("train").workers(1).build(), FRAMEWORK).digest())
         .isNotEqualTo(WorkloadFor.podSetsOf(three, FRAMEWORK).digest());
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void eachPodSetCarriesItsTemplatesTopologyRequestWithTheReplicaIndex() {
+    TestJob job = queuedJob().leader(1).workers(4).edit(j -> j.getSpec().getTestReplicaSpecs().get("Worker")
+        .getTemplate().getMetadata().setAnnotations(Map.of("kueue.x-k8s.io/podset-required-topology", "rack")))
+        .build();
+
+    Map<String, Object> spec = (Map<String, Object>) WorkloadFor.of(job, FRAMEWORK, Priority.NONE)
+        .getAdditionalProperties().get("spec");
+
+    assertThat((List<Map<String, Object>>) spec.get("podSets")).extracting(s -> s.get("topologyRequest"))
+        .containsExactly(Map.of("podIndexLabel", "training.kubeflow.org/replica-index"),
+            Map.of("required", "rack", "podIndexLabel", "training.kubeflow.org/replica-index"));
+    assertThat(WorkloadFor.podSetsOf(job, FRAMEWORK).digest()).as("a topology request is part of the podSets")
+        .isNotEqualTo(WorkloadFor.podSetsOf(queuedJob().leader(1).workers(4).build(), FRAMEWORK).digest());
+  }
 }

@@ -94,4 +94,47 @@ class WorkloadGateTest {
     KueueGate gate = gate(workload("w").queue("team-q").admitted("Team.CQ", "worker", Map.of("cpu", "spot"), null));
     assertThat(gate.podSet("Worker").orElseThrow().labels()).doesNotContainKey("kueue.x-k8s.io/cluster-queue-name");
   }
+
+  @Test
+  void aPodSetPlacedByTopologyIsGatedAndOneThatAskedForNothingIsMarkedUnconstrained() {
+    KueueGate gate = gate(workload("w").queue("team-q")
+        .podSet("leader", 1, Map.of("podIndexLabel", "training.kubeflow.org/replica-index"))
+        .podSet("worker", 2, Map.of("required", "rack", "podIndexLabel", "training.kubeflow.org/replica-index"))
+        .admitted("cq", "leader", Map.of("cpu", "spot"), null).byTopology()
+        .assignment("worker", Map.of("cpu", "spot"), null).byTopology());
+
+    PodSetInfo leader = gate.podSet("Leader").orElseThrow();
+    PodSetInfo worker = gate.podSet("Worker").orElseThrow();
+    assertThat(leader.schedulingGates()).containsExactly("kueue.x-k8s.io/topology");
+    assertThat(worker.schedulingGates()).containsExactly("kueue.x-k8s.io/topology");
+    assertThat(leader.annotations()).containsEntry("kueue.x-k8s.io/podset-unconstrained-topology", "true")
+        .containsEntry("kueue.x-k8s.io/workload", "w");
+    assertThat(worker.annotations()).doesNotContainKey("kueue.x-k8s.io/podset-unconstrained-topology")
+        .containsEntry("kueue.x-k8s.io/workload", "w");
+  }
+
+  @Test
+  void aPodSetAdmittedWithoutTopologyIsNotGated() {
+    KueueGate gate = gate(workload("w").queue("team-q")
+        .podSet("worker", 2, Map.of("required", "rack", "podIndexLabel", "training.kubeflow.org/replica-index"))
+        .admitted("cq", "worker", Map.of("cpu", "spot"), null));
+
+    PodSetInfo worker = gate.podSet("Worker").orElseThrow();
+    assertThat(worker.schedulingGates()).isEmpty();
+    assertThat(worker.annotations()).containsOnlyKeys("kueue.x-k8s.io/workload");
+  }
+
+  @Test
+  void inAGroupTheLargerPodSetsRanksStartAfterItsPartnersSoItsPodsSayAnOffsetOfMinusOne() {
+    Map<String, Object> rack = Map.of("required", "rack", "podSetGroupName", "job",
+        "podIndexLabel", "training.kubeflow.org/replica-index");
+    KueueGate gate = gate(workload("w").queue("team-q").podSet("launcher", 1, rack).podSet("worker", 3, rack)
+        .admitted("cq", "launcher", Map.of("cpu", "spot"), 1).byTopology()
+        .assignment("worker", Map.of("cpu", "spot"), 3).byTopology());
+
+    assertThat(gate.podSet("Launcher").orElseThrow().annotations())
+        .doesNotContainKey("kueue.x-k8s.io/pod-index-offset");
+    assertThat(gate.podSet("Worker").orElseThrow().annotations())
+        .containsEntry("kueue.x-k8s.io/pod-index-offset", "-1");
+  }
 }
