@@ -463,5 +463,5 @@ case "${1:-}" in
   restart-etcd) shift; cmd_restart_etcd "$@" ;;
   compact-etcd) cmd_compact_etcd ;;
   kueue) shift; cmd_kueue "$@" ;;
-  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|restart-etcd [--kill]|compact-etcd|kueue up [external|kubeflow]|down|restart|status" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|env|restart-apiserver [--kill]|restart-etcd [--kill]|compact-etcd|kueue up [external|external-all|kubeflow]|down|restart|status" >&2; exit 2 ;;
 esac

@@ -6,7 +6,9 @@
 # Started on demand (the LocalKueue test fixture calls `kueue up`), not by `cluster.sh up`: unrelated ITs pay nothing.
 # `kueue up kubeflow` starts it instead the way `--kueue=off` (Stint's default) is used: Kueue's own
 # kubeflow.org/pytorchjob integration on (it creates a PyTorchJob's Workload and drives runPolicy.suspend), the other
-# kinds still external. The mode is kept in $KUEUE_DIR/mode; `up` in the other mode restarts Kueue, `restart` keeps it.
+# kinds still external. `kueue up external-all` is `external` with manageJobsWithoutQueueName on, under which Kueue's
+# batch/job integration looks at every Job, the MPI launcher Job that Stint creates included.
+# The mode is kept in $KUEUE_DIR/mode; `up` in another mode restarts Kueue, `restart` keeps it.
 
 KUEUE_DIR="$DIR/kueue"
 # Kueue v0.17.0 hard-codes where the metrics server's certificate is read when internalCertManagement is off
@@ -32,11 +34,12 @@ kueue_metrics_certs() {
   ) 8>"$parent/.stint-lock"
 }
 
-KUEUE_MODES="external kubeflow"
+KUEUE_MODES="external external-all kubeflow"
 
-write_kueue_config() { # mode: external (every Stint kind external) or kubeflow (Kueue's own PyTorchJob integration)
+write_kueue_config() { # mode: external (every Stint kind external), external-all (and every job managed) or kubeflow
   local fw='"PyTorchJob.v1.kubeflow.org", "TFJob.v1.kubeflow.org", "MPIJob.v2beta1.kubeflow.org", "JAXJob.v1.kubeflow.org"'
-  local own='"batch/job"'
+  local own='"batch/job"' all=false
+  [ "$1" = external-all ] && all=true
   if [ "$1" = kubeflow ]; then # a kind may not be in both lists
     fw='"TFJob.v1.kubeflow.org", "MPIJob.v2beta1.kubeflow.org", "JAXJob.v1.kubeflow.org"'
     own='"batch/job", "kubeflow.org/pytorchjob"'
@@ -51,6 +54,7 @@ webhook: {host: 127.0.0.1, port: $KUEUE_WEBHOOK_PORT, certDir: "$KUEUE_DIR/webho
 leaderElection: {leaderElect: false}
 internalCertManagement: {enable: false}
 clientConnection: {qps: 100, burst: 200}
+manageJobsWithoutQueueName: $all
 waitForPodsReady:
   timeout: ${STINT_KUEUE_PODS_READY_TIMEOUT:-20s}
   blockAdmission: false
@@ -113,6 +117,6 @@ cmd_kueue() {
       else
         echo "kueue: not running"; return 1
       fi ;;
-    *) echo "usage: cluster.sh kueue up [external|kubeflow]|down|restart|status" >&2; return 2 ;;
+    *) echo "usage: cluster.sh kueue up [external|external-all|kubeflow]|down|restart|status" >&2; return 2 ;;
   esac
 }

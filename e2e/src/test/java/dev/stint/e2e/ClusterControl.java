@@ -65,6 +65,15 @@ final class ClusterControl {
     run("kueue", "up", "kubeflow");
   }
 
+  /**
+   * Starts Kueue with Stint's kinds external and {@code manageJobsWithoutQueueName: true}
+   * ({@code cluster.sh kueue up external-all}), restarting it if it runs otherwise; {@link #kueueUp()} restarts it
+   * back.
+   */
+  static void kueueUpManagingEveryJob() {
+    run("kueue", "up", "external-all");
+  }
+
   /** Stops Kueue and starts it again with the same configuration (its objects stay); returns once it is ready. */
   static void kueueRestart() {
     run("kueue", "restart");

@@ -31,7 +31,9 @@ import org.junit.jupiter.params.provider.FieldSource;
  * request in the Workload and creates each pod with Kueue's topology gate, which Kueue's ungater lifts with the host
  * of the pod's rank. Asserted: each pod on the host its podSet's {@code topologyAssignment} gives its rank, all in
  * one rack; again after a gang restart and after a suspension and resumption (by the assignment of then); a job
- * larger than any rack stays queued with no pod, and with {@code preferred} it runs across racks.
+ * larger than any rack stays queued with no pod, and with {@code preferred} it runs across racks; a host deleted
+ * under a running job ends with its pod made again on the host Kueue put in its place (the pod garbage collector
+ * takes the lost pod after its 40 s quarantine, so that test takes about a minute per kind).
  */
 class KueueTopologyIT {
   static final Duration WAIT = Duration.ofSeconds(90);
@@ -177,6 +179,31 @@ class KueueTopologyIT {
     assertThat(jobs.pods("too-big")).as("no pod of the job that fits no rack").isEmpty();
   }
 
+  @ParameterizedTest(name = "{0}")
+  @FieldSource("KINDS")
+  void aNodeDeletedUnderARunningJobEndsWithItsPodOnAHostKueueChoseInstead(TasKind k) {
+    jobs.create(k.yaml("moved", 2, REQUIRED_RACK, "{suspend: false}"));
+    String workload = jobs.workloadOf(k.kind(), "moved");
+    awaitPlaced("moved", workload, 2, true);
+    Pod victim = client.pods().inNamespace(ns).withName(ReplicaPods.podName(client, ns, "moved-worker-0")).get();
+    String lost = victim.getSpec().getNodeName();
+    try {
+      topology.deleteNode(lost);
+      // the pod garbage collector deletes the pod of the node that is gone, Kueue's node controller replaces the
+      // host in the assignment (or evicts and re-admits the job), and Stint makes the pod again, gated
+      await("the pod on " + lost + " replaced").atMost(WAIT.multipliedBy(2)).untilAsserted(() ->
+          assertThat(jobs.pods("moved")).noneMatch(p -> p.getMetadata().getUid().equals(victim.getMetadata().getUid())));
+      // a replaced host changes the order of the assignment's hosts, so ranks may land anywhere on them: Kueue's
+      // ungater places by rank only while every running pod is where its rank says
+      Set<String> placed = awaitPlaced("moved", workload, 2, true, false);
+      assertThat(jobs.pods("moved")).as("nothing left on the deleted host").noneMatch(p ->
+          lost.equals(p.getSpec().getNodeName()) || lost.equals(p.getSpec().getNodeSelector().get(LocalTopology.HOST)));
+      assertThat(placed).hasSize(2);
+    } finally {
+      topology.restore(lost);
+    }
+  }
+
   /** The podSets' {@code topologyRequest} of a Workload, by podSet name. */
   @SuppressWarnings("unchecked")
   static Map<String, Map<String, Object>> topologyRequests(KueueWorkload workload) {
@@ -186,12 +213,17 @@ class KueueTopologyIT {
     return requests;
   }
 
+  Set<String> awaitPlaced(String job, String workload, int pods, boolean oneRack) {
+    return awaitPlaced(job, workload, pods, oneRack, true);
+  }
+
   /**
    * Waits until the job has its pods, none gated, each bound to the host its rank has in the Workload's current
-   * assignment, and (with a required rack) all in one rack; returns their uids.
+   * assignment (or, unless {@code byRank}, the pods' hosts are the assignment's hosts), and (with a required rack)
+   * all in one rack; returns their uids.
    */
   @SuppressWarnings("unchecked")
-  Set<String> awaitPlaced(String job, String workload, int pods, boolean oneRack) {
+  Set<String> awaitPlaced(String job, String workload, int pods, boolean oneRack, boolean byRank) {
     await("the pods of " + job + " on their assigned hosts").atMost(WAIT).untilAsserted(() -> {
       KueueWorkload w = kueue.workload(workload);
       assertThat(w.isTrue("Admitted")).isTrue();
@@ -206,10 +238,17 @@ class KueueTopologyIT {
         int rank = Integer.parseInt(pod.getMetadata().getLabels().get(INDEX));
         assertThat(pod.getSpec().getSchedulingGates()).as(pod.getMetadata().getName() + " ungated").isNullOrEmpty();
         assertThat(pod.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/workload", workload);
-        assertThat(pod.getSpec().getNodeName()).as(pod.getMetadata().getName() + " (" + podSet + " rank " + rank
-            + ") on the host of its rank in " + hostsByPodSet).isEqualTo(hostsByPodSet.get(podSet).get(rank));
+        if (byRank) {
+          assertThat(pod.getSpec().getNodeName()).as(pod.getMetadata().getName() + " (" + podSet + " rank " + rank
+              + ") on the host of its rank in " + hostsByPodSet).isEqualTo(hostsByPodSet.get(podSet).get(rank));
+        }
         assertThat(pod.getSpec().getNodeSelector()).as("Kueue's ungater chose the host")
             .containsEntry(LocalTopology.HOST, pod.getSpec().getNodeName());
+      }
+      if (!byRank) {
+        hostsByPodSet.forEach((podSet, hosts) -> assertThat(live.stream()
+            .filter(p -> podSet.equalsIgnoreCase(p.getMetadata().getLabels().get(TYPE)))
+            .map(p -> p.getSpec().getNodeName())).as("the hosts of " + podSet).containsExactlyInAnyOrderElementsOf(hosts));
       }
       if (oneRack) {
         assertThat(live.stream().map(p -> topology.rackOf(p.getSpec().getNodeName())).distinct()).hasSize(1);

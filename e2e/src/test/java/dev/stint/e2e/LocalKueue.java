@@ -66,6 +66,7 @@ final class LocalKueue implements AutoCloseable {
   private final KubernetesClient client;
   private final String ns;
   private final String clusterQueue;
+  /** Kueue was started in another mode for this test: closing it starts Kueue in the default mode again. */
   private final boolean pytorchJobIntegration;
 
   private final List<String> extraLocalQueues = new java.util.ArrayList<>();
@@ -95,6 +96,15 @@ final class LocalKueue implements AutoCloseable {
    */
   static LocalKueue startWithPyTorchJobIntegration(KubernetesClient client, String ns, FlavorQuota... quotas) {
     ClusterControl.kueueUpWithPyTorchJobIntegration();
+    return setUp(new LocalKueue(client, ns, true), quotas);
+  }
+
+  /**
+   * As {@link #start}, with Kueue's {@code manageJobsWithoutQueueName} on, so that its batch/job integration looks at
+   * every Job; closing it restarts Kueue in the default mode.
+   */
+  static LocalKueue startManagingEveryJob(KubernetesClient client, String ns, FlavorQuota... quotas) {
+    ClusterControl.kueueUpManagingEveryJob();
     return setUp(new LocalKueue(client, ns, true), quotas);
   }
 

@@ -90,6 +90,19 @@ final class LocalTopology implements AutoCloseable {
     rackOfHost.put(host, rack);
   }
 
+  /** Deletes a host's Node, as a cloud does with a machine that died. */
+  void deleteNode(String host) {
+    client.nodes().withName(host).delete();
+  }
+
+  /** Puts a host back, with its labels and taint, when {@link #deleteNode} took it. */
+  void restore(String host) {
+    if (client.nodes().withName(host).get() == null) {
+      String rack = rackOf(host);
+      addNode(rack.substring(0, rack.indexOf('-')), rack, host);
+    }
+  }
+
   /** The rack of a host of this topology; null for another node. */
   String rackOf(String host) {
     return rackOfHost.get(host);
