@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * {@code With*} capability interfaces the engine probes for; {@link ContainerEnv}, {@link KubeflowLabels},
  * {@link JobMessages#namespaced}, {@link FrameworkDefaults#templatePort}, {@link SupportingResource#createdOnce},
  * {@code api.CrdHints}, {@code api.JobRules}, and the optional bases {@link AbstractTrainingFramework} and
- * {@code api.KubeflowJobSpec} came in, and later {@link WithJobCarriedReplicas} and {@link WithUpstreamPods} (all
+ * {@code api.KubeflowJobSpec} came in, and later {@link WithJobCarriedReplicas}, {@link WithUpstreamPods} and
+ * {@link ReplicaHosts} with {@code runPolicy.serviceMode} (all
  * before 2.0 was first released, so still 2.0). A plugin built against 1.x
  * is refused with a message naming, for each of its methods that moved, the interface to implement; its code changes
  * by an {@code implements} clause and its manifest by {@code Stint-Spi-Version: 2.0}.

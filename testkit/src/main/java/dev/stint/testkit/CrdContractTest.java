@@ -181,7 +181,8 @@ public abstract class CrdContractTest {
   @Test
   void runPolicyRulesComeFromTheSpi() {
     assertThat(GeneratedCrd.messages(crd().node(".spec.runPolicy")))
-        .containsExactly("spec.runPolicy.managedBy is immutable", "spec.runPolicy.managedBy is immutable");
+        .containsExactly("spec.runPolicy.managedBy is immutable", "spec.runPolicy.managedBy is immutable",
+            "spec.runPolicy.serviceMode is immutable: its pods' addresses would change under them; create a new job");
     assertThat(GeneratedCrd.messages(crd().node(".spec.runPolicy.schedulingPolicy")))
         .containsExactly("spec.runPolicy.schedulingPolicy.queue is immutable");
     JSONSchemaProps suspend = crd().node(".spec.runPolicy.suspend");

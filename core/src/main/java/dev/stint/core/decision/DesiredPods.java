@@ -3,6 +3,7 @@ package dev.stint.core.decision;
 import dev.stint.core.model.JobLabels;
 import dev.stint.spi.ContainerEnv;
 import dev.stint.spi.KubeflowLabels;
+import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
@@ -48,6 +49,11 @@ final class DesiredPods {
     podSpec.setRestartPolicy(gang ? RestartPolicies.NEVER : RestartPolicies.podRestartPolicy(policy));
     pod.setSpec(podSpec);
     addDefaultPort(ctx, podSpec);
+    if (ctx.jobService()) {
+      // <pod>.<job>: the job's one Service gives the pod its DNS name (ReplicaHosts)
+      podSpec.setHostname(pod.getMetadata().getName());
+      podSpec.setSubdomain(ReplicaHosts.jobService(ctx.job()));
+    }
     ctx.gate().podSet(replica.type()).ifPresent(info -> admitted(pod, info));
     ctx.framework().wire(ctx.job(), replica, pod);
     if (ctx.settings().gangScheduling()) {

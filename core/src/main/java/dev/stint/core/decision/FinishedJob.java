@@ -1,8 +1,9 @@
 package dev.stint.core.decision;
 
 import dev.stint.core.model.Action;
-import dev.stint.spi.TrainingJob;
+import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
+import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.SortedSet;
@@ -23,6 +24,20 @@ final class FinishedJob {
 
   private FinishedJob() { }
 
+  /**
+   * The job's one Service ({@code serviceMode: PerJob}) names the pods that stay: it goes with the last of them, as a
+   * replica's Service goes with its pod.
+   */
+  private static <J extends TrainingJob<?>> void deleteJobServiceWithTheLastPod(DecisionBuilder<J> out,
+                                                                               Observed observed,
+                                                                               boolean deleteFinished) {
+    String name = ReplicaHosts.jobService(out.ctx().job());
+    boolean podsStay = !deleteFinished && observed.pods().stream().anyMatch(p -> PodState.of(p).finished());
+    if (out.ctx().jobService() && !podsStay) {
+      observed.service(name).ifPresent(s -> deleteOnce(out, new Action.DeleteService(name)));
+    }
+  }
+
   static <J extends TrainingJob<?>> void cleanup(DecisionBuilder<J> out, Observed observed) {
     JobContext<J> ctx = out.ctx();
     // nothing new starts once the job has ended
@@ -38,6 +53,7 @@ final class FinishedJob {
           : new Action.DeletePod(name, "job finished", pod.getMetadata().getResourceVersion()));
       observed.service(name).ifPresent(s -> deleteOnce(out, new Action.DeleteService(name)));
     }
+    deleteJobServiceWithTheLastPod(out, observed, deleteFinished);
     SupportingResources.deleteRunningOnly(out, observed);
     PodsWaitingPolicy.clear(out.status()); // nothing waits to start in a job that has ended
     countEnded(out, observed);

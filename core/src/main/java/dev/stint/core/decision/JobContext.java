@@ -2,6 +2,7 @@ package dev.stint.core.decision;
 
 import dev.stint.core.model.EngineFramework;
 import dev.stint.spi.FrameworkDefaults;
+import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
@@ -86,6 +87,19 @@ public final class JobContext<J extends TrainingJob<?>> {
   public boolean managedElsewhere() {
     String managedBy = runPolicy().getManagedBy();
     return managedBy != null && !managedBy.equals(framework.managedByValue());
+  }
+
+  /**
+   * Whether each replica gets a headless Service of its pod's name: the framework's default, unless the job asks for
+   * one Service per job ({@code runPolicy.serviceMode: PerJob}).
+   */
+  public boolean servicePerPod() {
+    return framework.servicePerPod() && !ReplicaHosts.perJob(job);
+  }
+
+  /** Whether the engine keeps one headless Service for the whole job (PerJob, where the framework has none). */
+  public boolean jobService() {
+    return framework.servicePerPod() && ReplicaHosts.perJob(job);
   }
 
   /** Replica specs in the framework's order. */

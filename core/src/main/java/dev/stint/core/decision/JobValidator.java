@@ -35,6 +35,11 @@ final class JobValidator {
     if (errors.isEmpty() && !(ctx.gate() instanceof KueueGate.NotQueued)) {
       validateTopology(ctx, field, errors); // Kueue's webhook checks them for its own kinds; Stint has none
     }
+    if (ctx.jobService() && !ctx.name().matches("[a-z]([-a-z0-9]{0,61}[a-z0-9])?")) {
+      errors.add("spec.runPolicy.serviceMode: PerJob names the job's Service and its pods' subdomain after the job, "
+          + "so metadata.name must be a DNS label that starts with a letter (a-z, 0-9 and '-', at most 63), not "
+          + ctx.name());
+    }
     errors.addAll(ctx.framework().validate(ctx.job()));
     return errors;
   }

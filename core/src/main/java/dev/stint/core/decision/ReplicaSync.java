@@ -4,6 +4,7 @@ import dev.stint.core.decision.ReplicaTally.TypeTally;
 import dev.stint.core.model.Action;
 import dev.stint.core.model.JobEvent;
 import dev.stint.core.model.JobLabels;
+import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
@@ -65,6 +66,10 @@ final class ReplicaSync<J extends TrainingJob<?>> {
         create(id, true);
       }
     }
+    String jobService = ReplicaHosts.jobService(ctx.job());
+    if (ctx.jobService() && observed.service(jobService).isEmpty()) {
+      serviceCreations.add(new Action.CreateService(jobService, () -> DesiredServices.forJob(ctx)));
+    }
     serviceCreations.forEach(out::act);
     return tally;
   }
@@ -82,7 +87,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
         missing.add(id);
       } else {
         observe(id, pods.get(0), t);
-        if (ctx.framework().servicePerPod() && observed.service(ctx.podName(id)).isEmpty()) {
+        if (ctx.servicePerPod() && observed.service(ctx.podName(id)).isEmpty()) {
           create(id, false);
         }
       }
@@ -107,7 +112,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
       out.act(new Action.CreatePod(name, () -> DesiredPods.build(ctx, id, attempt),
           ctx.framework().carriedByJob(ctx.job(), id.type())));
     }
-    if (ctx.framework().servicePerPod() && observed.service(name).isEmpty()) {
+    if (ctx.servicePerPod() && observed.service(name).isEmpty()) {
       serviceCreations.add(new Action.CreateService(name,
           () -> DesiredServices.build(ctx, id, DesiredPods.build(ctx, id, attempt))));
     }

@@ -1,6 +1,7 @@
 package dev.stint.pytorch;
 
 import dev.stint.spi.FrameworkDefaults;
+import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaSpec;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -46,7 +47,7 @@ final class PyTorchEnv {
 
   private static void addMaster(PyTorchJob job, ReplicaId replica, List<EnvVar> env) {
     String port = Integer.toString(portOf(job, PyTorchJobSpec.MASTER));
-    String address = new ReplicaId(PyTorchJobSpec.MASTER, 0).podName(job.getMetadata().getName());
+    String address = ReplicaHosts.host(job, new ReplicaId(PyTorchJobSpec.MASTER, 0).podName(job.getMetadata().getName()));
     // the Master is rank 0; Worker i is node i + 1
     int rank = PyTorchJobSpec.WORKER.equals(replica.type()) ? replica.index() + 1 : replica.index();
     env.add(var("MASTER_PORT", port));
@@ -62,7 +63,7 @@ final class PyTorchEnv {
     ElasticPolicy elastic = job.getSpec().getElasticPolicy();
     int workers = workerReplicas(job.getSpec());
     String host = elastic.getRdzvHost() != null ? elastic.getRdzvHost()
-        : new ReplicaId(PyTorchJobSpec.WORKER, 0).podName(job.getMetadata().getName());
+        : ReplicaHosts.host(job, new ReplicaId(PyTorchJobSpec.WORKER, 0).podName(job.getMetadata().getName()));
     int port = elastic.getRdzvPort() != null ? elastic.getRdzvPort() : portOf(job, PyTorchJobSpec.WORKER);
     env.add(var("PET_RDZV_ENDPOINT", host + ":" + port));
     env.add(var("PET_RDZV_BACKEND",

@@ -3,6 +3,7 @@ package dev.stint.pytorch;
 import dev.stint.spi.AbstractTrainingFramework;
 import dev.stint.spi.ContainerEnv;
 import dev.stint.spi.JobMessages;
+import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.ReplicaOutcomes;
 import dev.stint.spi.SuccessPolicy;
@@ -75,7 +76,7 @@ public class PyTorchFramework extends AbstractTrainingFramework<PyTorchJob> impl
     PodSpec podSpec = pod.getSpec();
     ContainerEnv.appendToEach(pod, PyTorchEnv.of(job, replica));
     if (PyTorchJobSpec.WORKER.equals(replica.type()) && hasMaster(job)) {
-      String master = new ReplicaId(PyTorchJobSpec.MASTER, 0).podName(job.getMetadata().getName());
+      String master = ReplicaHosts.host(job, new ReplicaId(PyTorchJobSpec.MASTER, 0).podName(job.getMetadata().getName()));
       List<Container> initContainers = podSpec.getInitContainers() == null
           ? new ArrayList<>() : new ArrayList<>(podSpec.getInitContainers());
       initContainers.add(initContainer.waitingFor(master));

@@ -236,4 +236,22 @@ class PyTorchWiringTest {
   private static String format(EnvVar env) {
     return env.getName() + "=" + env.getValue();
   }
+
+  @Test
+  void withOneServicePerJobEveryAddressIsThePodUnderTheJobsService() {
+    PyTorchJob job = TestPyTorchJobs.job("test-job").master(1).workers(2).build();
+    job.getSpec().setRunPolicy(new dev.stint.spi.api.RunPolicy());
+    job.getSpec().getRunPolicy().setServiceMode("PerJob");
+
+    assertThat(env(wired(job, "Worker", 0), "pytorch")).contains("MASTER_ADDR=test-job-master-0.test-job",
+        "PET_MASTER_ADDR=test-job-master-0.test-job");
+    assertThat(wired(job, "Worker", 0).getSpec().getInitContainers().get(0).getCommand().get(2))
+        .contains("nslookup test-job-master-0.test-job;");
+
+    PyTorchJob elastic = TestPyTorchJobs.job("elastic-job").workers(2).elastic(e -> e.setMaxReplicas(4)).build();
+    elastic.getSpec().setRunPolicy(new dev.stint.spi.api.RunPolicy());
+    elastic.getSpec().getRunPolicy().setServiceMode("PerJob");
+    assertThat(env(wired(elastic, "Worker", 1), "pytorch"))
+        .contains("PET_RDZV_ENDPOINT=elastic-job-worker-0.elastic-job:23456");
+  }
 }

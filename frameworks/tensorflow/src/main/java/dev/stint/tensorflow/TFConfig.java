@@ -2,6 +2,7 @@ package dev.stint.tensorflow;
 
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.stint.spi.FrameworkDefaults;
+import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.api.ReplicaSpec;
 import java.util.ArrayList;
@@ -131,7 +132,7 @@ final class TFConfig {
       int port = port(spec);
       List<String> addresses = new ArrayList<>();
       for (int i = 0; i < spec.replicasOrDefault(); i++) {
-        addresses.add(new ReplicaId(type, i).podName(jobName) + suffix + ":" + port);
+        addresses.add(ReplicaHosts.host(job, new ReplicaId(type, i).podName(jobName)) + suffix + ":" + port);
       }
       cluster.put(type.toLowerCase(Locale.ROOT), addresses);
     });

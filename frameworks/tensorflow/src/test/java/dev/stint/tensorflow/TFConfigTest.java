@@ -183,4 +183,14 @@ class TFConfigTest {
     assertThat(tfConfig).hasSize(1);
     return tfConfig.get(0).getValue();
   }
+
+  @Test
+  void withOneServicePerJobEveryAddressIsThePodUnderTheJobsService() {
+    TFJob job = dist().runPolicy(p -> p.setServiceMode("PerJob")).build();
+
+    assertThat(tfConfig(framework, job, "Worker", 1)).isEqualTo(
+        "{\"cluster\":{\"chief\":[\"dist-chief-0.dist.ns.svc:2222\"],\"ps\":[\"dist-ps-0.dist.ns.svc:2222\"],"
+            + "\"worker\":[\"dist-worker-0.dist.ns.svc:2222\",\"dist-worker-1.dist.ns.svc:2222\"]},"
+            + "\"task\":{\"type\":\"worker\",\"index\":1},\"environment\":\"cloud\"}");
+  }
 }

@@ -12,6 +12,10 @@ import io.fabric8.generator.annotation.ValidationRule;
     message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid", fieldPath = ".managedBy")
 @ValidationRule(value = "has(oldSelf.managedBy) || !has(self.managedBy)",
     message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid", fieldPath = ".managedBy")
+@ValidationRule(value = "(has(self.serviceMode) ? self.serviceMode : 'PerReplica') == "
+    + "(has(oldSelf.serviceMode) ? oldSelf.serviceMode : 'PerReplica')",
+    message = "spec.runPolicy.serviceMode is immutable: its pods' addresses would change under them; create a new job",
+    reason = "FieldValueInvalid", fieldPath = ".serviceMode")
 public class RunPolicy {
 
   @JsonPropertyDescription("What to delete once the job has finished: None (default), Running or All.")
@@ -50,6 +54,13 @@ public class RunPolicy {
       message = "spec.runPolicy.managedBy must be kubeflow.org/training-operator or kueue.x-k8s.io/multikueue")
   private String managedBy;
 
+  @JsonPropertyDescription("How the pods are reached by name (a Stint addition): PerReplica (default), a headless "
+      + "Service per replica named as its pod, as the Kubeflow training operator; PerJob, one headless Service named "
+      + "as the job, each pod reached as <pod>.<job> (hostname and subdomain, as JobSet). Immutable.")
+  @ValidationRule(value = "self in ['PerReplica', 'PerJob']",
+      message = "spec.runPolicy.serviceMode must be PerReplica or PerJob")
+  private String serviceMode;
+
   @JsonPropertyDescription("Rules that override the kind's default success policy (a Stint addition).")
   private SuccessPolicySpec successPolicy;
 
@@ -74,6 +85,10 @@ public class RunPolicy {
   public void setSuspend(Boolean suspend) { this.suspend = suspend; }
   public String getManagedBy() { return managedBy; }
   public void setManagedBy(String managedBy) { this.managedBy = managedBy; }
+
+  /** {@code PerReplica}, {@code PerJob}, or null (PerReplica); {@link dev.stint.spi.ReplicaHosts} reads it. */
+  public String getServiceMode() { return serviceMode; }
+  public void setServiceMode(String serviceMode) { this.serviceMode = serviceMode; }
 
   public SuccessPolicySpec getSuccessPolicy() { return successPolicy; }
   public void setSuccessPolicy(SuccessPolicySpec successPolicy) { this.successPolicy = successPolicy; }

@@ -4,6 +4,7 @@ import dev.stint.spi.AbstractTrainingFramework;
 import dev.stint.spi.ContainerEnv;
 import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.JobMessages;
+import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.WithMessages;
@@ -50,8 +51,8 @@ public class JaxFramework extends AbstractTrainingFramework<JAXJob> implements W
     ContainerEnv.appendToEach(pod, List.of(
         new EnvVar("PYTHONUNBUFFERED", "1", null),
         new EnvVar("COORDINATOR_PORT", Integer.toString(coordinatorPort(job)), null),
-        new EnvVar("COORDINATOR_ADDRESS", new ReplicaId(JAXJobSpec.WORKER, 0).podName(job.getMetadata().getName()),
-            null),
+        new EnvVar("COORDINATOR_ADDRESS", ReplicaHosts.host(job,
+            new ReplicaId(JAXJobSpec.WORKER, 0).podName(job.getMetadata().getName())), null),
         new EnvVar("NUM_PROCESSES", Integer.toString(processes(job)), null),
         new EnvVar("PROCESS_ID", Integer.toString(replica.index()), null)));
   }
