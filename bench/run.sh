@@ -11,7 +11,8 @@
 # Options:
 #   --n=LIST                 jobs per scenario (default 100,500: the standard suite, about 12 minutes on 2 cores)
 #   --extended               add N=2000 (about 20 more minutes)
-#   --operator=LIST          stint (default); kubeflow = training-operator v1.9.3 with its upstream defaults
+#   --operator=LIST          stint (default); stint-lean = Stint with every job in runPolicy.serviceMode PerJob (one
+#                            Service per job, docs/networking.md); kubeflow = training-operator v1.9.3 with its upstream defaults
 #                            (1 worker thread, 20 QPS); kubeflow-tuned = the same with --controller-threads equal to
 #                            the concurrency and 1000 QPS. Built from its Go module on first use (bench/kubeflow.sh).
 #   --concurrency=C          driver threads and the limit's concurrency (default: the reconcile threads, else 50)
@@ -64,7 +65,7 @@ log() { echo "bench: $*" >&2; }
 
 # --- build what is missing ---------------------------------------------------------------------------------------
 mvn_build() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
-if [[ ",$OPERATORS," == *,stint,* ]] && [ ! -f operator/target/stint-operator.jar ]; then
+if [[ ",$OPERATORS," == *,stint* ]] && [ ! -f operator/target/stint-operator.jar ]; then
   log "building the operator jar"
   # only the operator and what it needs: the e2e module would start and stop the default test cluster
   mvn_build install -DskipTests -DskipITs -pl operator -am
@@ -86,7 +87,7 @@ uptime | tee -a "$OUT/uptime.log" >&2
 
 operator_command() { # operator -> the command line that runs it, one word per line
   case "$1" in
-    stint)
+    stint|stint-lean)
       # the launcher users run, with its JVM flags unless --jvm-opts replaces them (env and the launcher exec: the
       # PID the driver measures is the JVM's)
       printf '%s\n' env ${JVM_OPTS_SET:+"STINT_JAVA_OPTS=$JVM_OPTS"} ${JAR:+"STINT_JAR=$JAR"} \

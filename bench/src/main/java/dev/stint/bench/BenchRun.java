@@ -58,7 +58,8 @@ final class BenchRun {
       Probe probe = new Probe(client, driver, componentPids(), runStart, o.operatorMetrics);
       probe.settleBeforeScenarios(o.settleSeconds * 1000L);
       try (Sampler sampler = new Sampler(probe, runStart)) {
-        Scenarios scenarios = new Scenarios(driver, probe, o.workers, o.timeoutMillis());
+        Scenarios scenarios = new Scenarios(driver, probe, o.workers, o.timeoutMillis())
+            .serviceMode("stint-lean".equals(o.operator) ? "PerJob" : null);
         if (o.scenarios.contains("limit")) {
           limit(client, scenarios, sampler, false);
         }

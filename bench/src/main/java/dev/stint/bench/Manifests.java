@@ -34,6 +34,12 @@ final class Manifests {
    */
   static GenericKubernetesResource pytorchJob(String namespace, String name, int workers,
                                               Map<String, String> podAnnotations) {
+    return pytorchJob(namespace, name, workers, podAnnotations, null);
+  }
+
+  /** As above, with {@code runPolicy.serviceMode} when not null. */
+  static GenericKubernetesResource pytorchJob(String namespace, String name, int workers,
+                                              Map<String, String> podAnnotations, String serviceMode) {
     Map<String, Object> replicaSpecs = new LinkedHashMap<>();
     replicaSpecs.put("Master", replicaSpec(1, podAnnotations));
     replicaSpecs.put("Worker", replicaSpec(workers, podAnnotations));
@@ -41,7 +47,12 @@ final class Manifests {
     job.setApiVersion("kubeflow.org/v1");
     job.setKind("PyTorchJob");
     job.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-    job.setAdditionalProperty("spec", Map.of("pytorchReplicaSpecs", replicaSpecs));
+    Map<String, Object> spec = new LinkedHashMap<>();
+    if (serviceMode != null) {
+      spec.put("runPolicy", Map.of("serviceMode", serviceMode));
+    }
+    spec.put("pytorchReplicaSpecs", replicaSpecs);
+    job.setAdditionalProperty("spec", spec);
     return job;
   }
 

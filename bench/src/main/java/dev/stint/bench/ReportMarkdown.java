@@ -51,7 +51,11 @@ final class ReportMarkdown {
       new Metric("operator CPU, all scenarios (s)", ReportMarkdown::cpu),
       new Metric("API requests per job, burst", r -> perJob(r.scenario("burst"))),
       new Metric("API requests per job, suspend+resume",
-          r -> sum(perJob(r.scenario("suspend")), perJob(r.scenario("resume")))));
+          r -> sum(perJob(r.scenario("suspend")), perJob(r.scenario("resume")))),
+      new Metric("objects created per job, burst (all clients)", r -> createdPerJob(r.scenario("burst"))),
+      new Metric("objects created per job, suspend+resume",
+          r -> sum(createdPerJob(r.scenario("suspend")), createdPerJob(r.scenario("resume")))),
+      new Metric("kube-apiserver CPU per job, burst (ms)", r -> apiServerCpuMsPerJob(r.scenario("burst"))));
 
   String render() {
     md.append("# Benchmark report\n\n");
@@ -312,6 +316,21 @@ final class ReportMarkdown {
 
   private static double perJob(ScenarioResult s) {
     return s == null ? Double.NaN : s.apiRequestsTotal / Math.max(1, s.jobs);
+  }
+
+  /** POSTs answered by the API server, every client's (the operator's, the control plane's EndpointSlices...). */
+  static double createdPerJob(ScenarioResult s) {
+    if (s == null) {
+      return Double.NaN;
+    }
+    double created = s.apiRequests.entrySet().stream().filter(e -> e.getKey().startsWith("POST "))
+        .filter(e -> !e.getKey().contains("/")).mapToDouble(java.util.Map.Entry::getValue).sum();
+    return created / Math.max(1, s.jobs);
+  }
+
+  private static double apiServerCpuMsPerJob(ScenarioResult s) {
+    Double cpu = s == null ? null : s.componentCpuSeconds.get("kube-apiserver");
+    return cpu == null ? Double.NaN : cpu * 1000 / Math.max(1, s.jobs);
   }
 
   private static double sum(double a, double b) {

@@ -31,6 +31,15 @@ final class Scenarios {
   private final int workers;
   private final long timeoutMillis;
 
+  /** {@code runPolicy.serviceMode} of the jobs created, or null for the default (the operator {@code stint-lean}). */
+  private String serviceMode;
+
+  /** The jobs get {@code runPolicy.serviceMode: <mode>} (Stint's PerJob, for the {@code stint-lean} variant). */
+  Scenarios serviceMode(String mode) {
+    this.serviceMode = mode;
+    return this;
+  }
+
   Scenarios(Driver driver, Probe probe, int workers, long timeoutMillis) {
     this.driver = driver;
     this.probe = probe;
@@ -44,7 +53,7 @@ final class Scenarios {
 
   /** Creates one job of the measured shape (a Master and the configured Workers), with these annotations. */
   void createJob(String namespace, String name, Map<String, String> annotations) {
-    driver.createJob(Manifests.pytorchJob(namespace, name, workers, annotations));
+    driver.createJob(Manifests.pytorchJob(namespace, name, workers, annotations, serviceMode));
   }
 
   Driver driver() {
