@@ -70,3 +70,9 @@ tensorflow: tfjobs, mpi: mpijobs), then the plugin kinds of group kubeflow.org, 
   resources: [{{ range $i, $p := $plurals }}{{ if $i }}, {{ end }}{{ $p }}/finalizers{{ end }}]
   verbs: [update]
 {{- end -}}
+
+{{/* kueue.mode as a word: an unquoted `off` in a values file is YAML's false, and means off */}}
+{{- define "stint.kueueMode" -}}
+{{- $mode := toString .Values.kueue.mode -}}
+{{- if eq $mode "false" -}}off{{- else -}}{{ $mode }}{{- end -}}
+{{- end }}

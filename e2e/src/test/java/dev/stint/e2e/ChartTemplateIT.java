@@ -153,8 +153,14 @@ class ChartTemplateIT {
   @Test
   void valuesThatCannotWorkAreRefusedWithAReason() throws IOException {
     assertRefused("leaderElection: {enabled: false}", "replicas > 1 needs leaderElection.enabled");
-    assertRefused("kueue: {mode: always}", "kueue.mode must be off or native");
-    assertRefused("logFormat: xml", "logFormat must be text or json");
+    // values.schema.json: a misspelt key or a value out of its list is refused before anything renders
+    assertRefused("watchNamespace: [team-a]", "additional properties 'watchNamespace' not allowed");
+    assertRefused("kueue: {mode: always}", "at '/kueue/mode': value must be one of 'off', 'native', false");
+    assertRefused("logFormat: xml", "at '/logFormat': value must be one of 'text', 'json'");
+    assertRefused("metrics: {servicemonitor: {enabled: true}}",
+        "at '/metrics': additional properties 'servicemonitor' not allowed");
+    // an unquoted off is YAML's false: it means off
+    assertThat(container(template("kueue: {mode: off}")).getArgs()).noneMatch(a -> a.startsWith("--kueue"));
     assertRefused("frameworks: [jax]", "no job kind is served");
     // one replica without leader election is a valid install (a single writer)
     assertThat(container(template("{replicas: 1, leaderElection: {enabled: false}}")).getArgs())

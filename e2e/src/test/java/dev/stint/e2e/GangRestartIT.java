@@ -179,6 +179,41 @@ class GangRestartIT {
         + "after 0 restarts counted toward failurePolicy.maxRestarts (0).");
   }
 
+  /**
+   * A poison job: every pod exits 1 as soon as it runs. The first restart is at once, the next attempts wait 10 s,
+   * then 20 s (the Restarting message says until when), and no pod of an attempt exists before that moment.
+   */
+  @Test
+  void aJobWhosePodsFailAtOnceBacksOffBetweenItsRestarts() {
+    RbacJobs.Kind kind = KINDS.get(0);
+    String name = "poison";
+    Kubectl.runWithInput(kind.manifest(name, 1, "OnFailure", "{failurePolicy: {maxRestarts: 1000}}", ""),
+        "create", "-n", ns, "-f", "-").assertOk();
+    for (int restarts = 2; restarts <= 3; restarts++) {
+      int attempt = restarts;
+      await(name + " restart " + attempt).atMost(WAIT).until(() -> {
+        Integer r = status(kind, name).getRestarts();
+        return r != null && r >= attempt;
+      });
+      JobStatus status = status(kind, name);
+      assertThat(status.getRestarts()).as("no restart while the wait runs").isEqualTo(attempt);
+      assertThat(status.getQuickRestarts()).isEqualTo(attempt);
+      String message = status.condition("Restarting").orElseThrow().getMessage();
+      long wait = 10L << (attempt - 2);
+      assertThat(message).contains("Its new pods start in " + wait + " s, at ")
+          .contains("restart " + attempt + " in a row of an attempt that lasted less than 10 minutes.");
+      java.time.Instant due = java.time.Instant.parse(message.substring(message.indexOf(", at ") + 5,
+          message.indexOf(": restart " + attempt + " in a row")));
+      await(name + " attempt " + attempt + " created").atMost(WAIT).until(() -> RbacJobs.pods(client, ns, name)
+          .stream().anyMatch(p -> Integer.toString(attempt).equals(p.getMetadata().getLabels().get(ATTEMPT))));
+      assertThat(RbacJobs.pods(client, ns, name)).filteredOn(p ->
+              Integer.toString(attempt).equals(p.getMetadata().getLabels().get(ATTEMPT)))
+          .allSatisfy(p -> assertThat(java.time.Instant.parse(p.getMetadata().getCreationTimestamp()))
+              .as("created after the wait").isAfterOrEqualTo(due));
+    }
+    client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inNamespace(ns).withName(name).delete();
+  }
+
   @Test
   void aSuspensionDuringARestartConvergesAndTheResumeStartsTheNextAttempt() {
     RbacJobs.Kind kind = KINDS.get(0);

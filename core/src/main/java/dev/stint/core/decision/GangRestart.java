@@ -7,10 +7,13 @@ import dev.stint.spi.ReplicaId;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.FailurePolicySpec;
+import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,6 +32,12 @@ import java.util.List;
  * the success policy, as without a failure policy.
  */
 final class GangRestart<J extends TrainingJob<?>> {
+  /** An attempt that failed sooner than this after it started makes the next restart a quick one. */
+  static final Duration QUICK = Duration.ofMinutes(10);
+  /** The wait before the second quick restart's pods; it doubles with each quick restart after it. */
+  static final Duration FIRST_BACKOFF = Duration.ofSeconds(10);
+  static final Duration MAX_BACKOFF = Duration.ofMinutes(6);
+
   private final DecisionBuilder<J> out;
   private final FailurePolicySpec policy;
   private boolean oldPodsRemain;
@@ -88,6 +97,40 @@ final class GangRestart<J extends TrainingJob<?>> {
       }
     }
     return oldPodsRemain ? new Observed(view, observed.services(), observed.supporting()) : observed;
+  }
+
+  /**
+   * The wait before the pods of an attempt that follows {@code quickRestarts} quick restarts in a row: none for the
+   * first (a member lost once restarts at once, as JobSet's), then 10 s, 20 s, 40 s ... at most 6 minutes.
+   */
+  static Duration backoff(int quickRestarts) {
+    if (quickRestarts < 2) {
+      return Duration.ZERO;
+    }
+    long seconds = FIRST_BACKOFF.getSeconds() << Math.min(quickRestarts - 2, 16);
+    return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.getSeconds()));
+  }
+
+  /**
+   * While the backoff of the last restart runs, no pod of the new attempt is created; the pass comes back when it
+   * ends. A job whose pods fail as soon as they start thus restarts about ten times an hour, not thousands.
+   */
+  void holdDuringBackoff() {
+    if (policy == null) {
+      return;
+    }
+    JobStatus status = out.status();
+    Duration wait = backoff(status.getQuickRestarts() == null ? 0 : status.getQuickRestarts());
+    JobCondition restarting = status.condition(ConditionType.Restarting.name()).orElse(null);
+    if (wait.isZero() || restarting == null || !restarting.isTrue() || !(out.ctx().kind() + "MemberFailed").equals(restarting.getReason())
+        || restarting.getLastTransitionTime() == null) {
+      return;
+    }
+    Instant due = Instant.parse(restarting.getLastTransitionTime()).plus(wait);
+    if (out.ctx().now().isBefore(due)) {
+      out.actions().removeIf(a -> a instanceof Action.CreatePod);
+      out.requeueAfter(Duration.between(out.ctx().now(), due));
+    }
   }
 
   /** With {@code BlockingRecreate}, no pod of the new attempt is created while a pod of an earlier one remains. */
@@ -151,6 +194,7 @@ final class GangRestart<J extends TrainingJob<?>> {
     if (counted) {
       status.setRestartsCountTowardsMax(towardsMax + 1);
     }
+    Duration wait = failure.disrupted() ? Duration.ZERO : countQuick(status);
     startAttempt(observed);
     String why = counted
         ? "restart " + (towardsMax + 1) + " of at most " + policy.maxRestartsOrDefault()
@@ -159,10 +203,29 @@ final class GangRestart<J extends TrainingJob<?>> {
             : "not counted toward failurePolicy.maxRestarts");
     String rule = verdict.rule() == null ? "" : ", rule " + quoted(verdict.rule());
     String message = ctx.kind() + " " + ctx.name() + " is restarting every pod (attempt " + attempt + "): "
-        + failure.describe() + "; " + why + rule + ".";
+        + failure.describe() + "; " + why + rule + "."
+        + (wait.isZero() ? "" : " Its new pods start in " + wait.getSeconds() + " s, at " + ctx.now().plus(wait)
+            + ": restart " + status.getQuickRestarts() + " in a row of an attempt that lasted less than "
+            + QUICK.toMinutes() + " minutes.");
     // a restart while the last one is still Restarting is a new transition: its own message and event
     Conditions.remove(status, ConditionType.Restarting);
     out.condition(ConditionType.Restarting, true, failure.disrupted() ? "MemberDisrupted" : "MemberFailed", message);
+  }
+
+  /**
+   * Counts this restart in the quick streak (its failed attempt started less than {@link #QUICK} ago: at the last
+   * restart while it never ran, else when it started running, else at the job's start) and returns the new
+   * attempt's wait. Reads the conditions as they were before this restart's.
+   */
+  private Duration countQuick(JobStatus status) {
+    String started = status.condition(ConditionType.Restarting.name()).map(JobCondition::getLastTransitionTime)
+        .or(() -> status.condition(ConditionType.Running.name()).filter(JobCondition::isTrue)
+            .map(JobCondition::getLastTransitionTime))
+        .orElse(status.getStartTime());
+    boolean quick = started != null && Duration.between(Instant.parse(started), out.ctx().now()).compareTo(QUICK) < 0;
+    int streak = status.getQuickRestarts() == null ? 0 : status.getQuickRestarts();
+    status.setQuickRestarts(quick ? streak + 1 : 1);
+    return backoff(status.getQuickRestarts());
   }
 
   /** The replica counts of a new attempt: nothing active, succeeded or failed yet; every pod left terminating. */

@@ -74,6 +74,7 @@ public final class JobDecider {
       out.status().setLastReconcileTime(out.ctx().nowString());
     }
     gang.holdWhileEarlierPodsRemain();
+    gang.holdDuringBackoff();
     Optional<String> backoff = RunLimits.pastBackoffLimit(out.ctx(), tally);
     if (backoff.isPresent()) {
       out.actions().clear();

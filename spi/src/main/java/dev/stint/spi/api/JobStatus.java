@@ -21,6 +21,7 @@ public class JobStatus {
   private String outcome;
   private Integer restarts;
   private Integer restartsCountTowardsMax;
+  private Integer quickRestarts;
 
   public List<JobCondition> getConditions() { return conditions; }
   public void setConditions(List<JobCondition> conditions) { this.conditions = conditions; }
@@ -56,6 +57,14 @@ public class JobStatus {
   public Integer getRestartsCountTowardsMax() { return restartsCountTowardsMax; }
   public void setRestartsCountTowardsMax(Integer v) { this.restartsCountTowardsMax = v; }
 
+  /**
+   * Gang restarts in a row whose failed attempt had lasted less than ten minutes (a Stint addition): from the second,
+   * the next attempt's pods wait 10 s, doubling with each, at most 6 minutes, as a batch Job waits before it
+   * recreates a failed pod. A restart after a longer attempt starts the count again at 1; a disruption leaves it.
+   */
+  public Integer getQuickRestarts() { return quickRestarts; }
+  public void setQuickRestarts(Integer quickRestarts) { this.quickRestarts = quickRestarts; }
+
   /** The condition of a type, if present. */
   public Optional<JobCondition> condition(String type) {
     if (conditions == null) return Optional.empty();
@@ -84,6 +93,7 @@ public class JobStatus {
     s.outcome = outcome;
     s.restarts = restarts;
     s.restartsCountTowardsMax = restartsCountTowardsMax;
+    s.quickRestarts = quickRestarts;
     return s;
   }
 
@@ -93,7 +103,8 @@ public class JobStatus {
         && Objects.equals(startTime, s.startTime) && Objects.equals(completionTime, s.completionTime)
         && Objects.equals(lastReconcileTime, s.lastReconcileTime) && Objects.equals(suspensions, s.suspensions)
         && Objects.equals(observedGeneration, s.observedGeneration) && Objects.equals(outcome, s.outcome)
-        && Objects.equals(restarts, s.restarts) && Objects.equals(restartsCountTowardsMax, s.restartsCountTowardsMax);
+        && Objects.equals(restarts, s.restarts) && Objects.equals(restartsCountTowardsMax, s.restartsCountTowardsMax)
+        && Objects.equals(quickRestarts, s.quickRestarts);
   }
 
   @Override public int hashCode() { return Objects.hash(conditions, replicaStatuses, startTime, completionTime); }
