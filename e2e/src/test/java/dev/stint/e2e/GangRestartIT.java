@@ -53,10 +53,7 @@ class GangRestartIT {
   @BeforeAll
   static void startOperator() throws IOException {
     client = LocalCluster.client();
-    LocalCluster.installCrds();
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
-        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
-    Path plugins = JaxPluginJar.inPluginsDir("gang-plugins-");
+    Path plugins = JaxPluginJar.withCrdsInPluginsDir("gang-plugins-");
     ns = LocalCluster.namespace(client, "gang");
     operator = OperatorProcess.start("--plugins-dir=" + plugins);
   }
@@ -64,10 +61,7 @@ class GangRestartIT {
   @AfterAll
   static void stopOperator() throws InterruptedException {
     try {
-      if (operator != null) {
-        assertThat(operator.alive()).as("the operator is still up at the end").isTrue();
-        operator.close();
-      }
+      OperatorProcess.closeAlive(operator);
     } finally {
       if (client != null) {
         client.namespaces().withName(ns).delete();

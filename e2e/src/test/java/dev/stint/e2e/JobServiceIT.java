@@ -54,10 +54,7 @@ class JobServiceIT {
   @BeforeAll
   static void startOperator() throws IOException {
     client = LocalCluster.client();
-    LocalCluster.installCrds();
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
-        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
-    Path plugins = JaxPluginJar.inPluginsDir("lean-plugins-");
+    Path plugins = JaxPluginJar.withCrdsInPluginsDir("lean-plugins-");
     ns = LocalCluster.namespace(client, "lean");
     operator = OperatorProcess.start("--plugins-dir=" + plugins);
   }
@@ -65,10 +62,7 @@ class JobServiceIT {
   @AfterAll
   static void stopOperator() throws InterruptedException {
     try {
-      if (operator != null) {
-        assertThat(operator.alive()).as("the operator is still up at the end").isTrue();
-        operator.close();
-      }
+      OperatorProcess.closeAlive(operator);
     } finally {
       if (client != null) {
         client.namespaces().withName(ns).delete();

@@ -47,10 +47,7 @@ class KueueLauncherJobIT {
 
   @AfterAll
   static void stopOperator() throws InterruptedException {
-    if (operator != null) {
-      assertThat(operator.alive()).as("the operator is still up at the end").isTrue();
-      operator.close();
-    }
+    OperatorProcess.closeAlive(operator);
     if (client != null) {
       client.close();
     }

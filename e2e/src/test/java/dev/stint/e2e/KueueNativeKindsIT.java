@@ -41,10 +41,7 @@ class KueueNativeKindsIT {
   @BeforeAll
   static void startOperator() throws IOException {
     client = LocalCluster.client();
-    LocalCluster.installCrds();
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
-        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
-    Path plugins = JaxPluginJar.inPluginsDir("kueue-plugins-");
+    Path plugins = JaxPluginJar.withCrdsInPluginsDir("kueue-plugins-");
     ClusterControl.kueueUp(); // its CRDs first: the operator's preflight checks them
     operator = OperatorProcess.start("--kueue=native", "--plugins-dir=" + plugins);
   }
@@ -52,10 +49,7 @@ class KueueNativeKindsIT {
   @AfterAll
   static void stopOperator() throws InterruptedException {
     LATENCIES.print();
-    if (operator != null) {
-      assertThat(operator.alive()).as("the operator is still up at the end").isTrue();
-      operator.close();
-    }
+    OperatorProcess.closeAlive(operator);
     if (client != null) {
       client.close();
     }

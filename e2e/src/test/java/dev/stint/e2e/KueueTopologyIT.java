@@ -89,10 +89,7 @@ class KueueTopologyIT {
   @BeforeAll
   static void startOperator() throws IOException {
     client = LocalCluster.client();
-    LocalCluster.installCrds();
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
-        LocalCluster.ROOT.resolve("examples/plugins/jax/crds").toString()).assertOk();
-    Path plugins = JaxPluginJar.inPluginsDir("kueue-tas-plugins-");
+    Path plugins = JaxPluginJar.withCrdsInPluginsDir("kueue-tas-plugins-");
     ClusterControl.kueueUp();
     topology = LocalTopology.create(client);
     await("the topology's kwok nodes Ready").atMost(WAIT).until(topology::ready);
@@ -101,10 +98,7 @@ class KueueTopologyIT {
 
   @AfterAll
   static void stopOperator() throws InterruptedException {
-    if (operator != null) {
-      assertThat(operator.alive()).as("the operator is still up at the end").isTrue();
-      operator.close();
-    }
+    OperatorProcess.closeAlive(operator);
     if (topology != null) {
       topology.close();
     }

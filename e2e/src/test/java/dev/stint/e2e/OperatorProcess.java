@@ -199,6 +199,18 @@ final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops the operator of a test class after checking that it lived through the class (a crash would otherwise show
+   * only as the next test's timeout); null is nothing to stop.
+   */
+  static void closeAlive(OperatorProcess operator) throws InterruptedException {
+    if (operator != null) {
+      org.assertj.core.api.Assertions.assertThat(operator.alive()).as("the operator is still up at the end; see %s",
+          operator.logFile()).isTrue();
+      operator.close();
+    }
+  }
+
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {

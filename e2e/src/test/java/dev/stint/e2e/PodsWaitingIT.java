@@ -45,10 +45,7 @@ class PodsWaitingIT {
   @AfterAll
   static void stopOperator() throws InterruptedException {
     cluster.client().nodes().withName(GPU_NODE).delete();
-    if (operator != null) {
-      assertThat(operator.alive()).as("the operator is still up at the end").isTrue();
-      operator.close();
-    }
+    OperatorProcess.closeAlive(operator);
   }
 
   /** A job whose every container asks for one GPU; the restart policy OnFailure. */
