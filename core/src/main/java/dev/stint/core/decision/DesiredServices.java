@@ -27,32 +27,30 @@ final class DesiredServices {
    * peers while they start (a rendezvous), before any readiness a template may define.
    */
   static <J extends TrainingJob<?>> Service forJob(JobContext<J> ctx) {
-    Map<String, String> labels = JobLabels.ofJob(ctx.controllerName(), ctx.name());
-    return new ServiceBuilder()
-        .withNewMetadata()
-          .withName(ReplicaHosts.jobService(ctx.job()))
-          .withNamespace(ctx.namespace())
-          .withLabels(labels)
-          .withOwnerReferences(ctx.ownerReference())
-        .endMetadata()
-        .withNewSpec()
-          .withClusterIP("None")
-          .withSelector(labels)
-          .withPublishNotReadyAddresses(true)
-        .endSpec()
-        .build();
+    Service service = headless(ctx, ReplicaHosts.jobService(ctx.job()),
+        JobLabels.ofJob(ctx.controllerName(), ctx.name()));
+    service.getSpec().setPublishNotReadyAddresses(true);
+    return service;
   }
 
   static <J extends TrainingJob<?>> Service build(JobContext<J> ctx, ReplicaId replica, Pod desiredPod) {
-    Map<String, String> labels = JobLabels.ofReplica(ctx.controllerName(), ctx.name(), replica);
     Container container = ctx.defaultContainer(desiredPod.getSpec());
     List<ServicePort> ports = container == null || container.getPorts() == null ? List.of()
         : container.getPorts().stream()
             .map(p -> new ServicePortBuilder().withName(p.getName()).withPort(p.getContainerPort()).build())
             .toList();
+    Service service = headless(ctx, ctx.podName(replica),
+        JobLabels.ofReplica(ctx.controllerName(), ctx.name(), replica));
+    service.getSpec().setPorts(ports);
+    return service;
+  }
+
+  /** A headless Service of the job, selecting the pods of these labels, which it carries too. */
+  private static <J extends TrainingJob<?>> Service headless(JobContext<J> ctx, String name,
+                                                             Map<String, String> labels) {
     return new ServiceBuilder()
         .withNewMetadata()
-          .withName(ctx.podName(replica))
+          .withName(name)
           .withNamespace(ctx.namespace())
           .withLabels(labels)
           .withOwnerReferences(ctx.ownerReference())
@@ -60,7 +58,6 @@ final class DesiredServices {
         .withNewSpec()
           .withClusterIP("None")
           .withSelector(labels)
-          .withPorts(ports)
         .endSpec()
         .build();
   }
