@@ -17,6 +17,10 @@
 #   poison    P PyTorchJobs in namespace `poison`, whose ResourceQuota is pods: "0", created just before the small
 #             ones; also their ReplicaFailure condition, PyTorchJobQuotaExceeded events and the operator's log lines
 #             about them, after a soak of S seconds
+#   gangpoison one PyTorchJob of 1 Master + G-1 Workers in namespace `poison` with failurePolicy (maxRestarts 100000)
+#             whose every pod exits 1 as soon as it runs (kwok), created just before the small ones; after a soak of S
+#             seconds, its gang restarts and the operator's API requests per minute over the soak's last half (when
+#             the small jobs are done), with its Restarting message: the gang restarts' backoff
 # For every run: the operator's peak RSS (ps every second, and VmHWM), CPU seconds, whether it stayed alive.
 # Writes bench/reports/<yyyy-mm-dd-HHMM>-neighbours/report.md (and runs/<condition>-<round>/ with the raw series and
 # the operator's log) and prints the report.
@@ -24,7 +28,8 @@
 # Options:
 #   --k=K                  small jobs per run (default 20)
 #   --rounds=R             repetitions of each condition, interleaved (default 2)
-#   --conditions=LIST      subset of baseline,big,poison (default all three)
+#   --conditions=LIST      subset of baseline,big,poison,gangpoison (default the first three)
+#   --gang=G               pods of the gangpoison job (default 100)
 #   --big-workers=W        workers of the big job (default 4999: 5000 replicas in all, the CRD's maximum)
 #   --poison=P             poison jobs (default 20)
 #   --soak=S               seconds the poison jobs are watched after their creation (default 90)
@@ -37,7 +42,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 K=20; ROUNDS=2; CONDITIONS="baseline,big,poison"; BIG_WORKERS=4999; POISON=20; SOAK=90; NODES=50
-TIMEOUT=600; BIG_TIMEOUT=1200; OUT=""
+TIMEOUT=600; BIG_TIMEOUT=1200; OUT=""; GANG=100
 for a in "$@"; do
   case "$a" in
     --k=*) K="${a#*=}" ;;
@@ -46,11 +51,12 @@ for a in "$@"; do
     --big-workers=*) BIG_WORKERS="${a#*=}" ;;
     --poison=*) POISON="${a#*=}" ;;
     --soak=*) SOAK="${a#*=}" ;;
+    --gang=*) GANG="${a#*=}" ;;
     --nodes=*) NODES="${a#*=}" ;;
     --timeout=*) TIMEOUT="${a#*=}" ;;
     --big-timeout=*) BIG_TIMEOUT="${a#*=}" ;;
     --out=*) OUT="${a#*=}" ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "neighbours: unknown option $a (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -135,6 +141,15 @@ EOF
   echo "---"
 }
 
+gang_poison_yaml() { # a gang whose pods all exit 1 as soon as they run: it restarts for ever, backing off
+  job_yaml poison gang-poison "$((GANG - 1))" \
+    | sed -e 's/^spec:$/spec:\n  runPolicy: {failurePolicy: {maxRestarts: 100000}}/' \
+          -e 's/^      template:$/      template:\n        metadata: {annotations: {stint.dev\/kwok-exit-code: "1"}}/'
+}
+
+# the operator's requests so far, all verbs and codes (stint_kube_api_requests_total)
+op_requests() { curl -s --max-time 5 "http://127.0.0.1:$1/metrics" | awk '/^stint_kube_api_requests_total/ { s += $2 } END { printf "%.0f", s }'; }
+
 # first time each job of a watch file ("time name types statuses reasons", comma lists) shows condition $2=True
 # (with reason $4 if given): "name seconds-since-$3"
 first_true() { # file type t0 [reason]
@@ -212,7 +227,7 @@ run_one() { # condition round
     big)
       watch_into "$dir/big.watch" get pytorchjobs -n big -w --no-headers -o "$JOB_COLUMNS"
       watch_into "$dir/bigpods.watch" get pods -n big -w --no-headers -o "$POD_COLUMNS" ;;
-    poison)
+    poison|gangpoison)
       watch_into "$dir/poison.watch" get pytorchjobs -n poison -w --no-headers -o "$JOB_COLUMNS" ;;
   esac
   sleep 3
@@ -224,6 +239,7 @@ run_one() { # condition round
   case "$cond" in
     big) big_t0="$(now)"; kubectl create -f "$dir/big.yaml" >/dev/null; put big_create_s "$(since "$big_t0" "$(now)")" ;;
     poison) poison_t0="$(now)"; kubectl create -f "$dir/poison.yaml" >/dev/null; put poison_create_s "$(since "$poison_t0" "$(now)")" ;;
+    gangpoison) poison_t0="$(now)"; gang_poison_yaml | kubectl create -f - >/dev/null ;;
   esac
   local t0; t0="$(now)"
   # -v=6 logs each request's response time and duration: each job's own POST, sent in the file's order
@@ -287,6 +303,21 @@ run_one() { # condition round
     put poison_log_lines "$(grep -c 'poison' "$dir/operator.log" || true)"
     grep 'poison' "$dir/operator.log" > "$dir/operator-poison-lines.log" || true
     put poison_refused_retries "$(curl -s --max-time 5 "http://127.0.0.1:$port/metrics" | awk '/^stint_refused_retries_total/ && /PyTorchJob/ { print $2 + 0 }' | head -1)"
+  fi
+
+  if [ "$cond" = gangpoison ]; then
+    # the soak's second half: the small jobs are running, the requests are the poison gang's
+    local half; half="$(awk -v a="$poison_t0" -v b="$(now)" -v s="$SOAK" 'BEGIN { d = s / 2 - (b - a); print (d > 0 ? int(d + 1) : 0) }')"
+    sleep "$half"
+    local r0 t_0; r0="$(op_requests "$port")"; t_0="$(now)"
+    sleep "$((SOAK / 2))"
+    local r1 t_1; r1="$(op_requests "$port")"; t_1="$(now)"
+    put gang_requests_per_min "$(awk -v a="$r0" -v b="$r1" -v t="$(since "$t_0" "$t_1")" 'BEGIN { printf "%.0f", (b - a) * 60 / t }')"
+    kubectl get pytorchjob gang-poison -n poison -o json > "$dir/gang-poison.json"
+    put gang_restarts "$(jq '.status.restarts // 0' "$dir/gang-poison.json")"
+    put gang_quick_restarts "$(jq '.status.quickRestarts // 0' "$dir/gang-poison.json")"
+    put gang_restarting_message "$(jq -r '[.status.conditions[]? | select(.type == "Restarting") | .message][0] // "-"' "$dir/gang-poison.json")"
+    put gang_soak_s "$SOAK"
   fi
 
   # the operator at the end
@@ -356,6 +387,9 @@ val() { local v; v="$(grep -m1 "^$2=" "$OUT/runs/$1/figures.txt" 2>/dev/null | c
   row "poison: QuotaExceeded event count per job (min-max)" poison_event_count_per_job
   row "poison: refused retries (stint_refused_retries_total)" poison_refused_retries
   row "poison: operator log lines naming a poison job" poison_log_lines
+  row "gang poison: gang restarts during the soak" gang_restarts
+  row "gang poison: quick restarts in a row at the end" gang_quick_restarts
+  row "gang poison: operator API requests per minute, soak's second half" gang_requests_per_min
   row "operator: peak RSS, ps each second (MiB)" operator_peak_rss_mib
   row "operator: VmHWM (MiB)" operator_vmhwm_mib
   row "operator: CPU (s)" operator_cpu_s
@@ -376,6 +410,9 @@ val() { local v; v="$(grep -m1 "^$2=" "$OUT/runs/$1/figures.txt" 2>/dev/null | c
     echo "| $c | $n | $p50 / $p99 / $max | $o50 / $o99 / $omax |"
   done
   for r in "${RUNS[@]}"; do
+    if [ "$(val "$r" gang_restarting_message)" != - ]; then
+      echo; echo "The poison gang's Restarting message at the end ($r): \`$(val "$r" gang_restarting_message)\`"
+    fi
     if [ "$(val "$r" poison_rf_message)" != - ]; then
       echo; echo "ReplicaFailure message ($r): \`$(val "$r" poison_rf_message)\`"
       echo; echo "Events on the poison jobs ($r): $(val "$r" poison_event_types)"
