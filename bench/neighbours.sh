@@ -17,10 +17,11 @@
 #   poison    P PyTorchJobs in namespace `poison`, whose ResourceQuota is pods: "0", created just before the small
 #             ones; also their ReplicaFailure condition, PyTorchJobQuotaExceeded events and the operator's log lines
 #             about them, after a soak of S seconds
-#   gangpoison one PyTorchJob of 1 Master + G-1 Workers in namespace `poison` with failurePolicy (maxRestarts 100000)
-#             whose every pod exits 1 as soon as it runs (kwok), created just before the small ones; after a soak of S
-#             seconds, its gang restarts and the operator's API requests per minute over the soak's last half (when
-#             the small jobs are done), with its Restarting message: the gang restarts' backoff
+#   gangpoison one PyTorchJob of 1 Master + G-1 Workers in namespace `poison` with failurePolicy (maxRestarts 10000)
+#             whose every pod exits 1 as soon as it runs (kwok), created L seconds before the small ones (so that they
+#             meet its restarts, not its first creation); at the end of a soak of S seconds from its creation, its gang
+#             restarts and the operator's API requests per minute over the soak's last half, and its Restarting
+#             message: the gang restarts' backoff
 # For every run: the operator's peak RSS (ps every second, and VmHWM), CPU seconds, whether it stayed alive.
 # Writes bench/reports/<yyyy-mm-dd-HHMM>-neighbours/report.md (and runs/<condition>-<round>/ with the raw series and
 # the operator's log) and prints the report.
@@ -30,6 +31,7 @@
 #   --rounds=R             repetitions of each condition, interleaved (default 2)
 #   --conditions=LIST      subset of baseline,big,poison,gangpoison (default the first three)
 #   --gang=G               pods of the gangpoison job (default 100)
+#   --gang-lead=L          seconds between the gangpoison job's creation and the small jobs' (default 60)
 #   --big-workers=W        workers of the big job (default 4999: 5000 replicas in all, the CRD's maximum)
 #   --poison=P             poison jobs (default 20)
 #   --soak=S               seconds the poison jobs are watched after their creation (default 90)
@@ -42,7 +44,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 K=20; ROUNDS=2; CONDITIONS="baseline,big,poison"; BIG_WORKERS=4999; POISON=20; SOAK=90; NODES=50
-TIMEOUT=600; BIG_TIMEOUT=1200; OUT=""; GANG=100
+TIMEOUT=600; BIG_TIMEOUT=1200; OUT=""; GANG=100; GANG_LEAD=60
 for a in "$@"; do
   case "$a" in
     --k=*) K="${a#*=}" ;;
@@ -52,11 +54,12 @@ for a in "$@"; do
     --poison=*) POISON="${a#*=}" ;;
     --soak=*) SOAK="${a#*=}" ;;
     --gang=*) GANG="${a#*=}" ;;
+    --gang-lead=*) GANG_LEAD="${a#*=}" ;;
     --nodes=*) NODES="${a#*=}" ;;
     --timeout=*) TIMEOUT="${a#*=}" ;;
     --big-timeout=*) BIG_TIMEOUT="${a#*=}" ;;
     --out=*) OUT="${a#*=}" ;;
-    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
     *) echo "neighbours: unknown option $a (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -143,7 +146,7 @@ EOF
 
 gang_poison_yaml() { # a gang whose pods all exit 1 as soon as they run: it restarts for ever, backing off
   job_yaml poison gang-poison "$((GANG - 1))" \
-    | sed -e 's/^spec:$/spec:\n  runPolicy: {failurePolicy: {maxRestarts: 100000}}/' \
+    | sed -e 's/^spec:$/spec:\n  runPolicy: {failurePolicy: {maxRestarts: 10000}}/' \
           -e 's/^      template:$/      template:\n        metadata: {annotations: {stint.dev\/kwok-exit-code: "1"}}/'
 }
 
@@ -239,7 +242,10 @@ run_one() { # condition round
   case "$cond" in
     big) big_t0="$(now)"; kubectl create -f "$dir/big.yaml" >/dev/null; put big_create_s "$(since "$big_t0" "$(now)")" ;;
     poison) poison_t0="$(now)"; kubectl create -f "$dir/poison.yaml" >/dev/null; put poison_create_s "$(since "$poison_t0" "$(now)")" ;;
-    gangpoison) poison_t0="$(now)"; gang_poison_yaml | kubectl create -f - >/dev/null ;;
+    gangpoison)
+      poison_t0="$(now)"; gang_poison_yaml | kubectl create -f - >/dev/null
+      sleep "$GANG_LEAD"
+      put gang_restarts_before_small "$(kubectl get pytorchjob gang-poison -n poison -o jsonpath='{.status.restarts}')" ;;
   esac
   local t0; t0="$(now)"
   # -v=6 logs each request's response time and duration: each job's own POST, sent in the file's order
@@ -387,6 +393,7 @@ val() { local v; v="$(grep -m1 "^$2=" "$OUT/runs/$1/figures.txt" 2>/dev/null | c
   row "poison: QuotaExceeded event count per job (min-max)" poison_event_count_per_job
   row "poison: refused retries (stint_refused_retries_total)" poison_refused_retries
   row "poison: operator log lines naming a poison job" poison_log_lines
+  row "gang poison: gang restarts when the small jobs were created" gang_restarts_before_small
   row "gang poison: gang restarts during the soak" gang_restarts
   row "gang poison: quick restarts in a row at the end" gang_quick_restarts
   row "gang poison: operator API requests per minute, soak's second half" gang_requests_per_min
