@@ -72,6 +72,23 @@ class MonitoringFilesTest {
   }
 
   @Test
+  void everyAlertLinksToItsRunbook() throws IOException {
+    JsonNode rules = YAML.readTree(ROOT.resolve("deploy/monitoring/stint-rules.yaml").toFile());
+    String runbooks = Files.readString(ROOT.resolve("docs/runbooks.md"));
+    List<String> linked = new ArrayList<>();
+    for (JsonNode group : rules.path("groups")) {
+      for (JsonNode rule : group.path("rules")) {
+        String alert = rule.path("alert").asText();
+        assertThat(rule.path("annotations").path("runbook_url").asText()).as("runbook_url of %s", alert)
+            .isEqualTo("https://github.com/stint-dev/stint/blob/main/docs/runbooks.md#" + alert.toLowerCase());
+        assertThat(runbooks).as("a section of docs/runbooks.md for %s", alert).contains("\n## " + alert + "\n");
+        linked.add(alert);
+      }
+    }
+    assertThat(linked).containsExactlyElementsOf(alerts());
+  }
+
+  @Test
   void everyDashboardPanelHasAQueryOnADatasourceVariable() throws IOException {
     JsonNode dashboard = JSON.readTree(ROOT.resolve("deploy/monitoring/dashboard.json").toFile());
     List<JsonNode> panels = new ArrayList<>();
