@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.FieldSource;
  * asks by Kueue's podset annotations on its templates (a leader and its workers in one podset group); Stint puts the
  * request in the Workload and creates each pod with Kueue's topology gate, which Kueue's ungater lifts with the host
  * of the pod's rank. Asserted: each pod on the host its podSet's {@code topologyAssignment} gives its rank, all in
- * one rack; again after a gang restart and after a suspension and resumption (by the assignment of then); a job
+ * one rack; after a gang restart and after a suspension and resumption, every new pod made gated again and released
+ * by Kueue onto a host of the topology (see {@link #awaitUngated} for why not rank by rank there); a job
  * larger than any rack stays queued with no pod, and with {@code preferred} it runs across racks; a host deleted
  * under a running job ends with its pod made again on the host Kueue put in its place (the pod garbage collector
  * takes the lost pod after its 40 s quarantine, so that test takes about a minute per kind).
@@ -142,13 +143,13 @@ class KueueTopologyIT {
     // a gang restart: every pod made again, gated, and placed by the assignment, which has not changed
     jobs.exit(ReplicaPods.podName(client, ns, "racked-worker-0"), 1);
     await().atMost(WAIT).untilAsserted(() -> assertThat(restarts(k, "racked")).isEqualTo(1));
-    Set<String> restarted = awaitPlaced("racked", workload, 3, true);
+    Set<String> restarted = awaitUngated("racked", workload, 3);
     assertThat(restarted).as("new pods").doesNotContainAnyElementsOf(first);
 
     RbacJobs.suspend(k.kind(), ns, "racked", true);
     await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("racked")).isEmpty());
     RbacJobs.suspend(k.kind(), ns, "racked", false);
-    Set<String> resumed = awaitPlaced("racked", workload, 3, true);
+    Set<String> resumed = awaitUngated("racked", workload, 3);
     assertThat(resumed).as("new pods").doesNotContainAnyElementsOf(restarted);
   }
 
@@ -205,6 +206,30 @@ class KueueTopologyIT {
     List<Map<String, Object>> podSets = workload.resource().get("spec", "podSets");
     podSets.forEach(p -> requests.put((String) p.get("name"), (Map<String, Object>) p.get("topologyRequest")));
     return requests;
+  }
+
+  /**
+   * Waits until the job has its pods, each made with Kueue's gate and released by Kueue's ungater onto a host of the
+   * topology (the host in its nodeSelector, which only the ungater writes). Used after a gang restart and a
+   * resumption: Kueue may change a running Workload's assignment in place (its node controller replaces a host it
+   * takes for unhealthy, or terminates a pod it takes for stray), so the ranks' hosts are checked on the first
+   * placement only.
+   */
+  Set<String> awaitUngated(String job, String workload, int pods) {
+    await("the pods of " + job + " released by Kueue").atMost(WAIT).untilAsserted(() -> {
+      List<Pod> live = jobs.pods(job).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
+          && !"Failed".equals(p.getStatus().getPhase())).toList();
+      assertThat(live).hasSize(pods).allSatisfy(pod -> {
+        assertThat(pod.getSpec().getSchedulingGates()).as(pod.getMetadata().getName() + " ungated").isNullOrEmpty();
+        assertThat(pod.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/workload", workload);
+        assertThat(pod.getSpec().getNodeName()).isNotNull();
+        assertThat(topology.rackOf(pod.getSpec().getNodeName())).as("a host of the topology").isNotNull();
+        assertThat(pod.getSpec().getNodeSelector()).as("Kueue's ungater chose the host")
+            .containsEntry(LocalTopology.HOST, pod.getSpec().getNodeName());
+      });
+    });
+    return jobs.pods(job).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .map(p -> p.getMetadata().getUid()).collect(Collectors.toCollection(HashSet::new));
   }
 
   Set<String> awaitPlaced(String job, String workload, int pods, boolean oneRack) {
