@@ -85,7 +85,9 @@ kueue_start() { # mode
   k apply --server-side --force-conflicts -f "$STINT_KUEUE_BIN/crds" >/dev/null || fail "could not apply Kueue's CRDs"
   k wait --for=condition=Established --timeout="${TIMEOUT}s" -f "$STINT_KUEUE_BIN/crds" >/dev/null \
     || fail "Kueue's CRDs are not established"
-  start kueue "$(bin_of kueue)" --config="$KUEUE_DIR/config.yaml" --kubeconfig="$KCFG"
+  # STINT_KUEUE_LOG_LEVEL=3 shows the TAS controllers' decisions (Kueue logs with zap; 0 is its default)
+  start kueue "$(bin_of kueue)" --config="$KUEUE_DIR/config.yaml" --kubeconfig="$KCFG" \
+    --zap-log-level="${STINT_KUEUE_LOG_LEVEL:-info}"
   wait_until "$TIMEOUT" kueue kueue_ready
 }
 
