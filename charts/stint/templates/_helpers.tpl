@@ -76,3 +76,64 @@ tensorflow: tfjobs, mpi: mpijobs), then the plugin kinds of group kubeflow.org, 
 {{- $mode := toString .Values.kueue.mode -}}
 {{- if eq $mode "false" -}}off{{- else -}}{{ $mode }}{{- end -}}
 {{- end }}
+
+{{/* The operator's ServiceAccount: serviceAccount.name, else the objects' name; created unless serviceAccount.create is false. */}}
+{{- define "stint.serviceAccountName" -}}
+{{- default (include "stint.fullname" .) .Values.serviceAccount.name -}}
+{{- end -}}
+
+{{/* The operator's image: repository@digest when image.digest is set (the tag is then ignored), else repository:tag. */}}
+{{- define "stint.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A memory size in MiB, rounded up: the heap as -Xmx reads it (384m, 1g, 524288k, or bytes), or a Kubernetes quantity
+(768Mi, 1Gi, 1.5Gi, 800M, 805306368). The argument is a list: the value and the name of the value it came from, for
+the message when it cannot be read.
+*/}}
+{{- define "stint.mebibytes" -}}
+{{- $value := toString (index . 0) -}}
+{{- $name := index . 1 -}}
+{{- $m := regexFindAll "^([0-9]+(?:\\.[0-9]+)?)(Ki|Mi|Gi|Ti|k|K|m|M|g|G|T)?$" $value 1 -}}
+{{- if not $m -}}
+{{- fail (printf "%s: cannot read %q as a memory size (write it as 768Mi, 1Gi or 1.5Gi)" $name $value) -}}
+{{- end -}}
+{{- $number := float64 (regexReplaceAll "[A-Za-z]+$" $value "") -}}
+{{- $unit := regexReplaceAll "^[0-9.]+" $value "" -}}
+{{- $bytes := dict "" 1.0 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 "k" 1000.0 "K" 1000.0 "M" 1000000.0 "G" 1000000000.0 "T" 1000000000000.0 -}}
+{{- if eq $name "heap" -}}
+{{- /* the JVM's suffixes are binary, in either case */ -}}
+{{- $bytes = dict "" 1.0 "k" 1024.0 "K" 1024.0 "m" 1048576.0 "M" 1048576.0 "g" 1073741824.0 "G" 1073741824.0 -}}
+{{- end -}}
+{{- if not (hasKey $bytes $unit) -}}
+{{- fail (printf "%s: cannot read %q as a memory size (write it as 768Mi, 1Gi or 1.5Gi)" $name $value) -}}
+{{- end -}}
+{{- ceil (divf (mulf $number (get $bytes $unit)) 1048576.0) | int -}}
+{{- end -}}
+
+{{/*
+resources, with the memory limit derived from the heap when it is not set (heap + 384Mi: metaspace, code cache,
+thread stacks, GC and native buffers, as deploy/base/deployment.yaml counts them), and refused when it is set below
+that or below the memory request.
+*/}}
+{{- define "stint.resources" -}}
+{{- $resources := deepCopy (.Values.resources | default dict) -}}
+{{- $limits := get $resources "limits" | default dict -}}
+{{- $needed := add (include "stint.mebibytes" (list .Values.heap "heap") | int) 384 -}}
+{{- if empty (get $limits "memory") -}}
+{{- $_ := set $limits "memory" (printf "%dMi" $needed) -}}
+{{- else if lt (include "stint.mebibytes" (list $limits.memory "resources.limits.memory") | int) $needed -}}
+{{- fail (printf "resources.limits.memory %v is below heap %v + 384Mi = %dMi (the JVM needs about 200 MiB outside its heap): raise the limit, or leave it unset to derive it from the heap" $limits.memory .Values.heap $needed) -}}
+{{- end -}}
+{{- $_ := set $resources "limits" $limits -}}
+{{- $requests := get $resources "requests" | default dict -}}
+{{- if and (get $requests "memory") (gt (include "stint.mebibytes" (list $requests.memory "resources.requests.memory") | int) (include "stint.mebibytes" (list $limits.memory "resources.limits.memory") | int)) -}}
+{{- fail (printf "resources.requests.memory %v is above the memory limit %v (heap + 384Mi when resources.limits.memory is unset): the API server would refuse the pod; lower the request or raise the limit" $requests.memory $limits.memory) -}}
+{{- end -}}
+{{- toYaml $resources -}}
+{{- end -}}

@@ -2,10 +2,18 @@ package dev.stint.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -34,12 +42,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * One source of truth for two ways to install: charts/stint, rendered by the real helm with the values of each variant
  * of deploy/, gives the same RBAC rules and bindings, and the same operator container (command, arguments,
- * environment, probes, ports, resources, security contexts, volumes, init containers), as {@code kubectl kustomize}
- * of that variant. Needs helm and kubectl, no cluster. {@code helm lint} passes with each variant's values, and the
- * values the chart refuses are refused with a message.
+ * environment, probes, ports, resources, security contexts, volumes, init containers) and spread of its pods, as
+ * {@code kubectl kustomize} of that variant. Needs helm and kubectl, no cluster. {@code helm lint} passes with each
+ * variant's values, and the values the chart refuses are refused with a message. The values with no variant of deploy/
+ * (security contexts, image digest, an existing ServiceAccount, the spread, the memory limit, the dashboard) do what
+ * they say.
  */
 class ChartTemplateIT {
   private static final String CHART = "charts/stint";
+  private static final ObjectMapper JSON = new ObjectMapper();
   /** A client that only parses YAML: it never connects. */
   private static KubernetesClient parser;
 
@@ -110,6 +121,7 @@ class ChartTemplateIT {
     assertThat(chartPod.getServiceAccountName()).isEqualTo(kustomizePod.getServiceAccountName());
     assertThat(chartPod.getSecurityContext()).as("pod securityContext").isEqualTo(kustomizePod.getSecurityContext());
     assertThat(chartPod.getTerminationGracePeriodSeconds()).isEqualTo(kustomizePod.getTerminationGracePeriodSeconds());
+    assertThat(spread(chartDeployment)).as("topologySpreadConstraints").isEqualTo(spread(kustomizeDeployment));
     assertThat(chartPod.getVolumes()).as("volumes").containsExactlyInAnyOrderElementsOf(kustomizePod.getVolumes());
     assertThat(chartPod.getInitContainers()).as("init containers").isEqualTo(kustomizePod.getInitContainers());
     assertSameContainer(chartPod.getContainers().get(0), kustomizePod.getContainers().get(0));
@@ -187,6 +199,164 @@ class ChartTemplateIT {
     assertThat(one(objects, Deployment.class).getSpec().getTemplate().getSpec().getServiceAccountName())
         .isEqualTo("ml-stint");
     assertThat(one(objects, Role.class).getMetadata().getNamespace()).isEqualTo("ml-system");
+  }
+
+  /** OpenShift's restricted SCC: the uid and gid left to the SCC, and both contexts replaced by values. */
+  @Test
+  void theSecurityContextsAreValues() throws IOException {
+    List<HasMetadata> objects = template("""
+        podSecurityContext: {runAsUser: null, runAsGroup: null, fsGroup: null}
+        securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true,
+          capabilities: {drop: [ALL]}, runAsNonRoot: true}
+        plugins:
+          images: [{name: jax-plugin, image: registry.example.com/jax:0.1.0, command: [cp, a.jar, /opt/stint/plugins/]}]
+        """);
+    PodSpec pod = one(objects, Deployment.class).getSpec().getTemplate().getSpec();
+
+    PodSecurityContext podContext = pod.getSecurityContext();
+    assertThat(podContext.getRunAsUser()).isNull();
+    assertThat(podContext.getRunAsGroup()).isNull();
+    assertThat(podContext.getRunAsNonRoot()).isTrue();
+    assertThat(podContext.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    SecurityContext container = pod.getContainers().get(0).getSecurityContext();
+    assertThat(container.getRunAsNonRoot()).isTrue();
+    assertThat(container.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(pod.getInitContainers()).singleElement()
+        .satisfies(c -> assertThat(c.getSecurityContext()).isEqualTo(container));
+    // none at all: the keys are left out, not written empty
+    PodSpec bare = one(template("{podSecurityContext: null, securityContext: null}"), Deployment.class).getSpec()
+        .getTemplate().getSpec();
+    assertThat(bare.getSecurityContext()).isNull();
+    assertThat(bare.getContainers().get(0).getSecurityContext()).isNull();
+    assertRefused("podSecurityContext: {runAsUsr: 1000}",
+        "at '/podSecurityContext': additional properties 'runAsUsr' not allowed");
+  }
+
+  @Test
+  void aDigestPinsTheImageAndTheTagIsIgnored() throws IOException {
+    String digest = "sha256:" + "0123456789abcdef".repeat(4);
+
+    assertThat(container(template("image: {tag: \"9.9.9\", digest: \"" + digest + "\"}")).getImage())
+        .isEqualTo("ghcr.io/stint-dev/stint@" + digest);
+    assertThat(container(template("image: {repository: registry.example.com/stint, tag: \"9.9.9\"}")).getImage())
+        .isEqualTo("registry.example.com/stint:9.9.9");
+    assertRefused("image: {digest: latest}", "at '/image/digest': 'latest' does not match pattern");
+  }
+
+  /** serviceAccount.create=false: no ServiceAccount, and every binding and the pod name the existing one. */
+  @Test
+  void anExistingServiceAccountIsTheOneEveryBindingNames() throws IOException {
+    for (String values : List.of("serviceAccount: {create: false, name: ops}",
+        "{serviceAccount: {create: false, name: ops}, watchNamespaces: [team-a, team-b]}")) {
+      List<HasMetadata> objects = template(values);
+
+      assertThat(objects).as(values).noneMatch(ServiceAccount.class::isInstance);
+      assertThat(one(objects, Deployment.class).getSpec().getTemplate().getSpec().getServiceAccountName())
+          .isEqualTo("ops");
+      List<String> subjects = objects.stream().flatMap(o -> o instanceof ClusterRoleBinding b ? b.getSubjects()
+          .stream() : o instanceof RoleBinding b ? b.getSubjects().stream() : Stream.empty())
+          .map(subject -> subject.getKind() + " " + subject.getNamespace() + "/" + subject.getName()).toList();
+      assertThat(subjects).as("subjects of every binding with %s", values).hasSizeGreaterThanOrEqualTo(2)
+          .containsOnly("ServiceAccount stint-system/ops");
+    }
+    List<HasMetadata> named = template("serviceAccount: {name: ops}");
+    assertThat(one(named, ServiceAccount.class).getMetadata().getName()).isEqualTo("ops");
+    assertThat(one(named, ClusterRoleBinding.class).getSubjects().get(0).getName()).isEqualTo("ops");
+  }
+
+  /** By default the replicas are spread over nodes, softly; the constraints are a value. */
+  @Test
+  void theReplicasAreSpreadOverNodesByDefault() throws IOException {
+    Deployment deployment = one(template("{}"), Deployment.class);
+    assertThat(deployment.getSpec().getTemplate().getSpec().getTopologySpreadConstraints()).singleElement()
+        .satisfies(c -> {
+          assertThat(c.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+          assertThat(c.getWhenUnsatisfiable()).isEqualTo("ScheduleAnyway");
+          assertThat(c.getMaxSkew()).isEqualTo(1);
+          assertThat(c.getMatchLabelKeys()).containsExactly("pod-template-hash");
+          assertThat(c.getLabelSelector()).isEqualTo(deployment.getSpec().getSelector());
+        });
+
+    assertThat(one(template("topologySpreadConstraints: []"), Deployment.class).getSpec().getTemplate().getSpec()
+        .getTopologySpreadConstraints()).isNullOrEmpty();
+    List<TopologySpreadConstraint> zones = one(template("""
+        topologySpreadConstraints:
+        - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
+           labelSelector: {matchLabels: {team: ml}}}
+        """), Deployment.class).getSpec().getTemplate().getSpec().getTopologySpreadConstraints();
+    assertThat(zones).singleElement().satisfies(c -> {
+      assertThat(c.getTopologyKey()).isEqualTo("topology.kubernetes.io/zone");
+      assertThat(c.getLabelSelector().getMatchLabels()).isEqualTo(Map.of("team", "ml")); // kept as given
+    });
+    assertRefused("topologySpreadConstraints: [{maxSkew: 1, topologyKey: x, whenUnsatisfiable: Sometimes}]",
+        "value must be one of 'DoNotSchedule', 'ScheduleAnyway'");
+  }
+
+  /** The limit follows the heap unless set; set too low for the heap, or below the request, it is refused. */
+  @Test
+  void theMemoryLimitFollowsTheHeap() throws IOException {
+    assertThat(memoryLimit("{}")).isEqualTo("768Mi"); // deploy/'s: 384m + 384Mi
+    assertThat(memoryLimit("heap: 1g")).isEqualTo("1408Mi");
+    assertThat(memoryLimit("heap: 524288k")).isEqualTo("896Mi");
+    assertThat(memoryLimit("{heap: 1g, resources: {limits: {memory: 2Gi}}}")).isEqualTo("2Gi");
+    assertThat(memoryLimit("{heap: 1g, resources: {limits: {memory: 1.5Gi}}}")).isEqualTo("1.5Gi");
+    assertThat(container(template("heap: 1g")).getResources().getRequests()).containsOnlyKeys("cpu", "memory");
+
+    assertRefused("{heap: 1g, resources: {limits: {memory: 1Gi}}}",
+        "resources.limits.memory 1Gi is below heap 1g + 384Mi = 1408Mi (the JVM needs about 200 MiB outside its"
+            + " heap): raise the limit, or leave it unset to derive it from the heap");
+    assertRefused("heap: 64m", "resources.requests.memory 512Mi is above the memory limit 448Mi");
+    assertRefused("resources: {limits: {memory: 800m}}",
+        "at '/resources/limits/memory': '800m' does not match pattern");
+    assertRefused("resources: {limit: {memory: 1Gi}}", "at '/resources': additional properties 'limit' not allowed");
+  }
+
+  /**
+   * deploy/monitoring/dashboard.json as a ConfigMap for Grafana's sidecar, the same from the chart and from
+   * {@code kubectl kustomize deploy/monitoring}; off by default.
+   */
+  @Test
+  void theDashboardIsAConfigMapForGrafanasSidecar() throws IOException {
+    JsonNode dashboard = JSON.readTree(LocalCluster.ROOT.resolve("deploy/monitoring/dashboard.json").toFile());
+    assertThat(template("{}")).noneMatch(ConfigMap.class::isInstance);
+
+    ConfigMap charted = one(template("metrics: {dashboard: {enabled: true}}"), ConfigMap.class);
+    ConfigMap kustomized = one(parse(Kubectl.run("kustomize", LocalCluster.ROOT.resolve("deploy/monitoring")
+        .toString()).assertOk().stdout()), ConfigMap.class);
+    for (ConfigMap map : List.of(charted, kustomized)) {
+      assertThat(map.getMetadata().getName()).isEqualTo("stint-dashboard");
+      assertThat(map.getMetadata().getNamespace()).isEqualTo("stint-system");
+      assertThat(map.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1")
+          .containsEntry("app.kubernetes.io/name", "stint");
+      assertThat(map.getData()).containsOnlyKeys("stint.json");
+      assertThat(JSON.readTree(map.getData().get("stint.json"))).isEqualTo(dashboard);
+    }
+    assertThat(dashboard.path("templating").path("list").findValuesAsText("name")).contains("cluster");
+
+    ConfigMap elsewhere = one(template("""
+        metrics: {dashboard: {enabled: true, namespace: monitoring,
+          labels: {grafana_dashboard: null, dashboards: stint}, annotations: {grafana_folder: Training}}}
+        """), ConfigMap.class);
+    assertThat(elsewhere.getMetadata().getNamespace()).isEqualTo("monitoring");
+    assertThat(elsewhere.getMetadata().getLabels()).containsEntry("dashboards", "stint")
+        .doesNotContainKey("grafana_dashboard");
+    assertThat(elsewhere.getMetadata().getAnnotations()).containsEntry("grafana_folder", "Training");
+  }
+
+  private static String memoryLimit(String values) throws IOException {
+    return container(template(values)).getResources().getLimits().get("memory").toString();
+  }
+
+  /** The pods' spread, each constraint's labelSelector checked to be the Deployment's selector and then left out. */
+  private static List<TopologySpreadConstraint> spread(Deployment deployment) {
+    List<TopologySpreadConstraint> constraints = deployment.getSpec().getTemplate().getSpec()
+        .getTopologySpreadConstraints();
+    assertThat(constraints).as("topologySpreadConstraints").isNotEmpty();
+    return constraints.stream().map(c -> {
+      assertThat(c.getLabelSelector()).as("spread's labelSelector").isEqualTo(deployment.getSpec().getSelector());
+      return new TopologySpreadConstraintBuilder(c).withLabelSelector(null).build();
+    }).toList();
   }
 
   private static void assertSameContainer(Container chart, Container kustomize) {

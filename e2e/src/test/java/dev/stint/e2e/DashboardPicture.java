@@ -41,7 +41,7 @@ final class DashboardPicture {
         if (title.equals(p.path("title").asText())) {
           JsonNode target = p.path("targets").path(0);
           panels.add(new Panel(title, target.path("expr").asText().replace("$job", LocalPrometheus.JOB)
-              .replace("$__rate_interval", "15s"), target.path("legendFormat").asText()));
+              .replace("$cluster", ".*").replace("$__rate_interval", "15s"), target.path("legendFormat").asText()));
         }
       }
     }

@@ -170,8 +170,10 @@ class HelmInstallIT {
 
     assertThat(queries).hasSizeGreaterThanOrEqualTo(20);
     for (String query : queries) {
-      // Grafana's variables, as Grafana replaces them: the job, and a window of at least four scrapes
-      String promql = query.replace("$job", LocalPrometheus.JOB).replace("$__rate_interval", "1m");
+      // Grafana's variables, as Grafana replaces them: the job, the cluster's All (the test's Prometheus has no
+      // cluster label, as a single cluster's), and a window of at least four scrapes
+      String promql = query.replace("$job", LocalPrometheus.JOB).replace("$cluster", ".*")
+          .replace("$__rate_interval", "1m");
       JsonNode answer = prometheus.query(promql);
       assertThat(answer.path("status").asText()).as("%s: %s", promql, answer.path("error")).isEqualTo("success");
     }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * chart's crds/ (a symbolic link) reads as the repository's crds/ byte for byte, and its files/stint-rules.yaml as
  * deploy/monitoring/stint-rules.yaml, so that no one replaces a link by a copy that drifts;
  * deploy/monitoring/prometheus-rule.yaml's spec is stint-rules.yaml's groups; docs/operations.md's alert table lists
- * exactly the alerts of the rules; the dashboard's panels all have queries. No tool needed: a plain unit test.
+ * exactly the alerts of the rules; the dashboard's panels all have queries, each selecting the cluster variable, and
+ * the chart's files/dashboard.json reads as deploy/monitoring/dashboard.json. No tool needed: a plain unit test.
  */
 class MonitoringFilesTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -107,6 +108,45 @@ class MonitoringFilesTest {
       assertThat(panel.path("datasource").path("uid").asText()).as("panel %s", panel.path("title"))
           .isEqualTo("${datasource}");
     }
+  }
+
+  /**
+   * The cluster variable of kube-prometheus-stack's dashboards, in every selector of every query: its All is
+   * {@code .*}, which also matches a series without the label, so a Prometheus of one cluster shows everything with no
+   * setting.
+   */
+  @Test
+  void everyDashboardQuerySelectsTheClusterVariable() throws IOException {
+    JsonNode dashboard = JSON.readTree(ROOT.resolve("deploy/monitoring/dashboard.json").toFile());
+    JsonNode cluster = variable(dashboard, "cluster");
+    List<String> selectors = new ArrayList<>();
+    dashboard.path("panels").forEach(p -> p.path("targets").forEach(t -> {
+      Matcher selector = Pattern.compile("\\{[^}]*}").matcher(t.path("expr").asText());
+      while (selector.find()) {
+        selectors.add(selector.group());
+      }
+    }));
+
+    assertThat(cluster.path("query").path("query").asText()).isEqualTo("label_values(stint_leader, cluster)");
+    assertThat(cluster.path("includeAll").asBoolean()).as("All allowed").isTrue();
+    assertThat(cluster.path("allValue").asText()).isEqualTo(".*");
+    assertThat(cluster.path("current").path("value").asText()).isEqualTo("$__all");
+    assertThat(variable(dashboard, "job").path("query").path("query").asText())
+        .isEqualTo("label_values(stint_leader{cluster=~\"$cluster\"}, job)");
+    assertThat(selectors).hasSizeGreaterThanOrEqualTo(30)
+        .allSatisfy(s -> assertThat(s).startsWith("{cluster=~\"$cluster\", job=\"$job\""));
+    assertThat(Files.readString(ROOT.resolve("charts/stint/files/dashboard.json")))
+        .as("charts/stint/files/dashboard.json (a symbolic link to deploy/monitoring/dashboard.json)")
+        .isEqualTo(Files.readString(ROOT.resolve("deploy/monitoring/dashboard.json")));
+  }
+
+  private static JsonNode variable(JsonNode dashboard, String name) {
+    for (JsonNode variable : dashboard.path("templating").path("list")) {
+      if (name.equals(variable.path("name").asText())) {
+        return variable;
+      }
+    }
+    throw new AssertionError("no variable " + name + " in the dashboard");
   }
 
   /** The alert names of stint-rules.yaml, in order. */
