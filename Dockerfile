@@ -4,7 +4,9 @@
 #
 #   mvn -B install -DskipTests          # writes operator/target/stint-operator.jar
 #   docker build -t registry.example.com/stint:0.1.0 .
-FROM eclipse-temurin:17-jre
+# the base pinned by the digest of the tag's multi-arch index, the same as the Jib build's (operator/pom.xml says
+# where it comes from and how to refresh it)
+FROM eclipse-temurin:17-jre@sha256:c6f2875c05ea10f16398bdc5f73405c384991506f2f1ead8bcc6582ae8adea79
 
 # a fixed uid and gid, so that the Deployment's runAsUser/runAsGroup name the same user
 RUN groupadd --system --gid 10001 stint \
