@@ -44,7 +44,7 @@ final class DesiredPods {
     pod.getMetadata().setOwnerReferences(List.of(ctx.ownerReference()));
     PodSpec podSpec = template.getSpec() == null ? new PodSpec() : template.getSpec();
     String policy = ctx.restartPolicy(replica.type());
-    boolean gang = ctx.runPolicy().getFailurePolicy() != null;
+    boolean gang = ctx.facts().gang();
     // with a failure policy, a container that exits ends its pod: restarted in place, it could not rejoin the gang
     podSpec.setRestartPolicy(gang ? RestartPolicies.NEVER : RestartPolicies.podRestartPolicy(policy));
     pod.setSpec(podSpec);

@@ -1,8 +1,8 @@
 package dev.stint.core.decision;
 
 import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobFacts;
 import dev.stint.spi.FrameworkDefaults;
-import dev.stint.spi.ReplicaHosts;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
@@ -30,6 +30,7 @@ public final class JobContext<J extends TrainingJob<?>> {
   private final Map<String, ReplicaSpec> replicaSpecs;
   private final EngineSettings settings;
   private final KueueGate gate;
+  private final JobFacts facts;
 
   public JobContext(J job, TrainingFramework<J> framework, Instant now) {
     this(job, framework, now, EngineSettings.defaults());
@@ -48,6 +49,7 @@ public final class JobContext<J extends TrainingJob<?>> {
     this.kind = HasMetadata.getKind(framework.jobType());
     this.now = now.truncatedTo(ChronoUnit.SECONDS);
     this.replicaSpecs = orderedSpecs(job, framework);
+    this.facts = JobFacts.of(job);
   }
 
   private static <J extends TrainingJob<?>> Map<String, ReplicaSpec> orderedSpecs(J job, TrainingFramework<J> fw) {
@@ -75,18 +77,18 @@ public final class JobContext<J extends TrainingJob<?>> {
   public FrameworkDefaults defaults() { return framework.defaults(); }
   public String controllerName() { return framework.controllerName(); }
 
-  public RunPolicy runPolicy() {
-    RunPolicy p = job.getSpec() == null ? null : job.getSpec().runPolicy();
-    return p == null ? new RunPolicy() : p;
-  }
+  /** The facts of its run policy that other parts of the engine read too, worked out once. */
+  public JobFacts facts() { return facts; }
+
+  /** The job's run policy, an empty one where it has none ({@link JobFacts#runPolicy}). */
+  public RunPolicy runPolicy() { return facts.runPolicy(); }
 
   /**
    * True when {@code runPolicy.managedBy} names another controller: such a job gets no writes at all, not even
    * status. An empty value also counts as another controller, as upstream.
    */
   public boolean managedElsewhere() {
-    String managedBy = runPolicy().getManagedBy();
-    return managedBy != null && !managedBy.equals(framework.managedByValue());
+    return !facts.ours(framework.managedByValue());
   }
 
   /**
@@ -94,12 +96,12 @@ public final class JobContext<J extends TrainingJob<?>> {
    * one Service per job ({@code runPolicy.serviceMode: PerJob}).
    */
   public boolean servicePerPod() {
-    return framework.servicePerPod() && !ReplicaHosts.perJob(job);
+    return framework.servicePerPod() && !facts.servicePerJob();
   }
 
   /** Whether the engine keeps one headless Service for the whole job (PerJob, where the framework has none). */
   public boolean jobService() {
-    return framework.servicePerPod() && ReplicaHosts.perJob(job);
+    return framework.servicePerPod() && facts.servicePerJob();
   }
 
   /** Replica specs in the framework's order. */

@@ -39,7 +39,7 @@ public final class JobDecider {
           + String.join("; ", errors));
       return out.build();
     }
-    if (ctx.runPolicy().suspended()) {
+    if (ctx.facts().suspended()) {
       SuspendPolicy.suspend(out, observed);
       return out.build();
     }

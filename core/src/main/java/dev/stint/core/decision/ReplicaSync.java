@@ -47,7 +47,7 @@ final class ReplicaSync<J extends TrainingJob<?>> {
     this.ctx = out.ctx();
     this.observed = observed;
     this.priorRestarts = out.status().getReplicaStatuses().values().stream().mapToInt(r -> r.restarts()).sum();
-    this.gang = ctx.runPolicy().getFailurePolicy() != null;
+    this.gang = ctx.facts().gang();
     this.attempt = GangRestart.attempt(out.status());
   }
 

@@ -5,6 +5,7 @@ import dev.stint.core.decision.KueueGate;
 import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobFacts;
 import dev.stint.core.model.JobEvent;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
@@ -158,8 +159,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
   }
 
   private List<WorkloadWrite> writes(J job, Followed followed, JobStatus next, List<Pod> pods, Instant now) {
-    boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
-        && job.getSpec().runPolicy().suspended();
+    boolean suspended = JobFacts.of(job).suspended();
     if (followed.dispatched()) {
       return WorkloadSync.decideDispatched(followed.workload(), suspended, now);
     }

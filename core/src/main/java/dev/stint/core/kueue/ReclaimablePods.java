@@ -1,6 +1,7 @@
 package dev.stint.core.kueue;
 
 import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobFacts;
 import dev.stint.core.model.JobLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import dev.stint.spi.TrainingJob;
@@ -68,7 +69,7 @@ public final class ReclaimablePods {
   public static <J extends TrainingJob<?>> Map<String, String> restartPolicies(J job, EngineFramework<J> framework) {
     Map<String, String> policies = new HashMap<>();
     if (job.getSpec() != null && job.getSpec().replicaSpecs() != null) {
-      boolean gang = job.getSpec().runPolicy() != null && job.getSpec().runPolicy().getFailurePolicy() != null;
+      boolean gang = JobFacts.of(job).gang();
       job.getSpec().replicaSpecs().forEach((type, spec) -> policies.put(type.toLowerCase(Locale.ROOT),
           gang ? "Always" : framework.restartPolicy(type, spec)));
     }

@@ -3,9 +3,11 @@ package dev.stint.core.kueue;
 import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.decision.TopologyRequest;
 import dev.stint.core.model.EngineFramework;
+import dev.stint.core.model.JobFacts;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaSpec;
+import dev.stint.spi.api.RunPolicy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -57,8 +59,8 @@ public final class WorkloadFor {
     if (!settings.nativeMode()) {
       return false;
     }
-    String managedBy = managedBy(job);
-    if (managedBy != null && !managedBy.equals(managedByValue) && !KueueApi.MULTIKUEUE_MANAGED_BY.equals(managedBy)) {
+    JobFacts facts = JobFacts.of(job);
+    if (!facts.ours(managedByValue) && !KueueApi.MULTIKUEUE_MANAGED_BY.equals(facts.managedBy())) {
       return false;
     }
     return queueName(job) != null || prebuiltName(job) != null || settings.manageJobsWithoutQueueName();
@@ -66,8 +68,7 @@ public final class WorkloadFor {
 
   /** Whether Stint manages the job here: {@code runPolicy.managedBy} unset or Stint's own value. */
   public static boolean ours(TrainingJob<?> job, String managedByValue) {
-    String managedBy = managedBy(job);
-    return managedBy == null || managedBy.equals(managedByValue);
+    return JobFacts.of(job).ours(managedByValue);
   }
 
   /**
@@ -75,7 +76,7 @@ public final class WorkloadFor {
    * as MultiKueue copies the worker's status and {@code Finished} back.
    */
   public static boolean dispatched(TrainingJob<?> job) {
-    return KueueApi.MULTIKUEUE_MANAGED_BY.equals(managedBy(job));
+    return KueueApi.MULTIKUEUE_MANAGED_BY.equals(JobFacts.of(job).managedBy());
   }
 
   /** The Workload made before the job that it names to adopt (label, else annotation), or null. */
@@ -87,11 +88,6 @@ public final class WorkloadFor {
   private static String valueOf(Map<String, String> map, String key) {
     String value = map == null ? null : map.get(key);
     return value == null || value.isBlank() ? null : value;
-  }
-
-  private static String managedBy(TrainingJob<?> job) {
-    var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
-    return runPolicy == null ? null : runPolicy.getManagedBy();
   }
 
   /** The job's {@code kueue.x-k8s.io/queue-name} label, or null. */
@@ -109,8 +105,8 @@ public final class WorkloadFor {
     if (labels != null && labels.get(KueueApi.PRIORITY_CLASS_LABEL) != null) {
       return Optional.of(PriorityRef.workloadPriorityClass(labels.get(KueueApi.PRIORITY_CLASS_LABEL)));
     }
-    var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
-    if (runPolicy != null && runPolicy.getSchedulingPolicy() != null
+    RunPolicy runPolicy = JobFacts.of(job).runPolicy();
+    if (runPolicy.getSchedulingPolicy() != null
         && runPolicy.getSchedulingPolicy().getPriorityClass() != null) {
       return Optional.of(PriorityRef.podPriorityClass(runPolicy.getSchedulingPolicy().getPriorityClass()));
     }
@@ -144,8 +140,7 @@ public final class WorkloadFor {
     }
     maxExecutionSeconds(job).ifPresent(seconds -> spec.put("maximumExecutionTimeSeconds", seconds));
     // a job created suspended queues only once resumed (a user's suspend is spec.active=false)
-    boolean suspended = job.getSpec() != null && job.getSpec().runPolicy() != null
-        && job.getSpec().runPolicy().suspended();
+    boolean suspended = JobFacts.of(job).suspended();
     spec.put("active", !suspended);
     Map<String, String> annotations = new LinkedHashMap<>();
     annotations.put(KueueApi.PODSETS_DIGEST, digest(podSets));

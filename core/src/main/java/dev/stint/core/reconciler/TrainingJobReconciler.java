@@ -18,6 +18,7 @@ import dev.stint.core.metrics.JobLifecycleMetrics;
 import dev.stint.core.model.Action;
 import dev.stint.core.model.EngineFramework;
 import dev.stint.core.model.JobEvent;
+import dev.stint.core.model.JobFacts;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
@@ -302,9 +303,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
       return false;
     }
     try {
-      var runPolicy = job.getSpec() == null ? null : job.getSpec().runPolicy();
-      String managedBy = runPolicy == null ? null : runPolicy.getManagedBy();
-      return managedBy == null || managedBy.equals(managedByValue);
+      return JobFacts.of(job).ours(managedByValue);
     } catch (RuntimeException | LinkageError e) {
       return false; // the job's own class failed: better no write than a write to a job that may not be ours
     }
