@@ -4,10 +4,12 @@ import dev.stint.spi.api.CrdHints;
 import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.ReplicaLimits;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRuleBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -233,20 +235,12 @@ public final class TrainingJobRules {
   }
 
   private static ValidationRule rule(String cel, String message, String fieldPath, String reason) {
-    ValidationRule rule = new ValidationRule();
-    rule.setRule(cel);
-    rule.setMessage(message);
-    rule.setFieldPath(fieldPath);
-    rule.setReason(reason);
-    return rule;
+    return new ValidationRuleBuilder().withRule(cel).withMessage(message).withFieldPath(fieldPath).withReason(reason)
+        .build();
   }
 
   private static CustomResourceColumnDefinition column(String name, String jsonPath, String type, int priority) {
-    CustomResourceColumnDefinition column = new CustomResourceColumnDefinition();
-    column.setName(name);
-    column.setJsonPath(jsonPath);
-    column.setType(type);
-    column.setPriority(priority);
-    return column;
+    return new CustomResourceColumnDefinitionBuilder().withName(name).withJsonPath(jsonPath).withType(type)
+        .withPriority(priority).build();
   }
 }

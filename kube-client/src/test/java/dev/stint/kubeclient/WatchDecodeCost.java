@@ -2,6 +2,7 @@ package dev.stint.kubeclient;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -274,6 +275,37 @@ public abstract class CrdContractTest {
         valid.replicas()).replace("\nspec:\n", "\nspec:\n  runPolicy: {failurePolicy: " + policy + "}\n");
     return DynamicTest.dynamicTest(title, () -> assertThat(crd().rules().errors(job))
         .containsExactlyInAnyOrder(errors));
+  }
+
+  /**
+   * The messages of the root rules, in order, of a kind that names its pods as the engine does and declares no root
+   * rule of its own: all of them those the finisher adds ({@code CrdHints.REPLICA_SPECS}). A kind's test pins its root
+   * rules with it: {@code assertThat(GeneratedCrd.messages(crd().root())).containsExactlyElementsOf(...)}.
+   */
+  protected List<String> enginePodNamesRootMessages() {
+    return List.of(
+        "metadata.name: must be a DNS-1035 label (lower case letters, digits and '-', starting with a letter and "
+            + "ending with a letter or digit)",
+        "metadata.name: must be no more than 63 characters",
+        NAME_TOO_LONG,
+        tooManyInAll(),
+        "spec." + replicaSpecsField() + ": must be set",
+        "spec.runPolicy.managedBy is immutable",
+        "spec.runPolicy.managedBy is immutable");
+  }
+
+  /**
+   * The messages of the {@code spec} rules, in order: the kind's own (its {@code @ValidationRule}s on the spec class),
+   * then the finisher's over the run policy's success and failure rules.
+   */
+  protected static List<String> specMessages(String... own) {
+    List<String> messages = new ArrayList<>(List.of(own));
+    messages.add("spec.runPolicy.successPolicy.rules: a rule names a replica type the job does not have");
+    messages.add("spec.runPolicy.successPolicy.rules: each count must be at least 1 and at most the replicas of its "
+        + "type");
+    messages.add("spec.runPolicy.failurePolicy.rules: a rule's targetReplicaTypes names a replica type the job does "
+        + "not have");
+    return messages;
   }
 
   /** The message of the rule that caps the replicas summed over the kind's types, {@code spec.<field>: at most ...}. */

@@ -10,7 +10,7 @@ import static dev.stint.core.decision.JobDeciderTest.runningStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.model.Action;
-import dev.stint.core.testing.TestJob;
+import dev.stint.testdoubles.TestJob;
 import dev.stint.core.testing.TestPods;
 import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;

@@ -7,10 +7,10 @@ import static dev.stint.core.decision.JobDeciderTest.runningStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.model.Action;
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.core.testing.TestPods;
 import dev.stint.spi.api.SchedulingPolicy;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -6,11 +6,11 @@ import static dev.stint.core.decision.JobDeciderTest.runningStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.model.Action;
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.core.testing.TestPods;
 import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.List;

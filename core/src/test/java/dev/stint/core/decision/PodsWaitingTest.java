@@ -6,12 +6,12 @@ import static dev.stint.core.decision.JobDeciderTest.runningStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.model.Action;
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.core.testing.TestPods;
 import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.testdoubles.KubeletStatuses;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import java.time.Duration;

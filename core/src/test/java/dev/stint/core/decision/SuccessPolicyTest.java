@@ -8,12 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.model.Action;
 import dev.stint.core.model.JobEvent;
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.core.testing.TestPods;
 import dev.stint.spi.api.ReplicaStatus;
 import dev.stint.spi.api.SuccessPolicySpec;
 import dev.stint.spi.api.SuccessRule;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import java.util.ArrayList;

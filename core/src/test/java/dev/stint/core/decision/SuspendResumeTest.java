@@ -8,11 +8,11 @@ import static dev.stint.core.decision.JobDeciderTest.runningStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.model.Action;
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.core.testing.TestPods;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaStatus;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.LinkedHashMap;
 import java.util.List;

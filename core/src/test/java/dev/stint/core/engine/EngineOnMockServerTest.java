@@ -3,8 +3,8 @@ package dev.stint.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;

@@ -3,8 +3,8 @@ package dev.stint.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stint.core.testing.TestJob;
 import dev.stint.spi.api.JobStatus;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

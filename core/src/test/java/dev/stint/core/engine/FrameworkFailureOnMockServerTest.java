@@ -9,7 +9,7 @@ import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.FaultyJob;
 import dev.stint.core.testing.TestCrds;
 import dev.stint.core.testing.TestFramework;
-import dev.stint.core.testing.TestJob;
+import dev.stint.testdoubles.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.api.JobCondition;
 import dev.stint.spi.api.JobStatus;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.model.EngineFramework;
 import dev.stint.core.testing.TestFramework;
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.time.Instant;

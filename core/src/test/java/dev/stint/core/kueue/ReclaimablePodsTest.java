@@ -126,6 +126,6 @@ class ReclaimablePodsTest {
         .containsOnly(Map.entry("leader", "OnFailure"), Map.entry("worker", "OnFailure"));
   }
 
-  private static final dev.stint.core.model.EngineFramework<dev.stint.core.testing.TestJob> FRAMEWORK =
+  private static final dev.stint.core.model.EngineFramework<dev.stint.testdoubles.TestJob> FRAMEWORK =
       dev.stint.core.model.EngineFramework.of(new dev.stint.core.testing.TestFramework());
 }

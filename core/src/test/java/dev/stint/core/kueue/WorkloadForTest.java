@@ -8,7 +8,7 @@ import dev.stint.core.kueue.WorkloadFor.Priority;
 import dev.stint.core.kueue.WorkloadFor.PriorityRef;
 import dev.stint.core.model.EngineFramework;
 import dev.stint.core.testing.TestFramework;
-import dev.stint.core.testing.TestJob;
+import dev.stint.testdoubles.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.api.SchedulingPolicy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.testing.PrometheusText;
 import dev.stint.core.testing.PrometheusText.Sample;
-import dev.stint.core.testing.TestJob;
+import dev.stint.testdoubles.TestJob;
 import dev.stint.core.testing.TestJobs;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;

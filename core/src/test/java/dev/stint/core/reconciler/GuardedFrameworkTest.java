@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stint.core.model.EngineFramework;
 import dev.stint.core.testing.TestFramework;
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.JobMessages;
 import dev.stint.spi.ReplicaId;
@@ -17,6 +16,7 @@ import dev.stint.spi.WithFailureTolerance;
 import dev.stint.spi.WithMessages;
 import dev.stint.spi.WithSupportingResources;
 import dev.stint.spi.WithValidation;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;

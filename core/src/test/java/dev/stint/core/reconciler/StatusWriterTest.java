@@ -3,10 +3,10 @@ package dev.stint.core.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stint.core.testing.TestCrds;
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.testdoubles.MockServerShutdown;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;

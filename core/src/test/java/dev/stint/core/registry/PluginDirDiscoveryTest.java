@@ -8,10 +8,10 @@ import dev.stint.core.testing.FaultyFramework;
 import dev.stint.core.testing.FaultyJob;
 import dev.stint.core.testing.StrandedFramework;
 import dev.stint.core.testing.TestFramework;
-import dev.stint.core.testing.TestJob;
-import dev.stint.core.testing.TestJobSpec;
 import dev.stint.core.testing.TestPluginJar;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.testdoubles.TestJob;
+import dev.stint.testdoubles.TestJobSpec;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -110,7 +110,7 @@ class PluginDirDiscoveryTest {
                 + "java.lang.ClassNotFoundException: com.example.Gone"),
         broken("a listed class that is no framework", p -> TestPluginJar.of(p).service(TestJob.class.getName())
                 .classes(TestJob.class),
-            "class dev.stint.core.testing.TestJob listed in META-INF/services/dev.stint.spi.TrainingFramework "
+            "class dev.stint.testdoubles.TestJob listed in META-INF/services/dev.stint.spi.TrainingFramework "
                 + "does not implement dev.stint.spi.TrainingFramework"),
         broken("no directory entries", p -> testPlugin(p).withoutDirectoryEntries(),
             "class dev.stint.core.testing.TestFramework listed in META-INF/services/dev.stint.spi.TrainingFramework "

@@ -2,6 +2,8 @@ package dev.stint.core.testing;
 
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
+import dev.stint.testdoubles.TestJob;
+import dev.stint.testdoubles.TestJobSpec;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;

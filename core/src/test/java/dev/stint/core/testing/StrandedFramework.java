@@ -1,6 +1,7 @@
 package dev.stint.core.testing;
 
 import dev.stint.spi.ReplicaId;
+import dev.stint.testdoubles.TestJob;
 
 /**
  * A framework written for SPI 1.x: it overrides {@code podName}, which SPI 2.0 moved to {@code WithPodNames}, without

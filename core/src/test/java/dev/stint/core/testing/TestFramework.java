@@ -4,6 +4,7 @@ import dev.stint.spi.FrameworkDefaults;
 import dev.stint.spi.ReplicaId;
 import dev.stint.spi.SuccessPolicy;
 import dev.stint.spi.TrainingFramework;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.stint.core.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
 

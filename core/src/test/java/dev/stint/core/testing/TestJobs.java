@@ -3,6 +3,8 @@ package dev.stint.core.testing;
 import dev.stint.spi.api.JobStatus;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
+import dev.stint.testdoubles.TestJob;
+import dev.stint.testdoubles.TestJobSpec;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;

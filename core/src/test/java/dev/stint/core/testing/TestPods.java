@@ -1,6 +1,7 @@
 package dev.stint.core.testing;
 
 import dev.stint.core.model.JobLabels;
+import dev.stint.testdoubles.TestJob;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

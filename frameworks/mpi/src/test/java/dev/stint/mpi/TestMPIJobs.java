@@ -56,15 +56,9 @@ final class TestMPIJobs extends JobFixture<MPIJob, TestMPIJobs> {
   }
 
   @Override
-  protected TestMPIJobs self() {
-    return this;
-  }
-
-  @Override
   public MPIJob build() {
     MPIJob job = new MPIJob();
-    job.setMetadata(metadata().withUid("uid-" + name())
-        .withGeneration(1L).build());
+    job.setMetadata(storedMetadata().build());
     spec.setMpiReplicaSpecs(replicaSpecs());
     job.setSpec(spec);
     return job;

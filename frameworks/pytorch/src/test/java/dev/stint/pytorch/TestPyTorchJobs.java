@@ -21,7 +21,7 @@ final class TestPyTorchJobs extends JobFixture<PyTorchJob, TestPyTorchJobs> {
   private ElasticPolicy elasticPolicy;
 
   private TestPyTorchJobs(String name) {
-    super(name);
+    super(name, PyTorchEnv.CONTAINER, IMAGE);
   }
 
   static TestPyTorchJobs job(String name) {
@@ -36,15 +36,9 @@ final class TestPyTorchJobs extends JobFixture<PyTorchJob, TestPyTorchJobs> {
     return replicaType(PyTorchJobSpec.WORKER, replicas);
   }
 
-  /** A replica type with an explicit replica count and a template of one {@code pytorch} container. */
-  TestPyTorchJobs replicaType(String type, Integer replicas) {
-    return replicaType(type, ReplicaFixtures.replicaSpec(replicas, PyTorchEnv.CONTAINER, IMAGE));
-  }
-
   /** Gives the {@code pytorch} container of a replica type the framework port. */
   TestPyTorchJobs port(String type, int port) {
-    return template(type, pod -> pod.editFirstContainer()
-        .addNewPort().withName(PyTorchEnv.PORT_NAME).withContainerPort(port).endPort().endContainer());
+    return containerPort(type, PyTorchEnv.PORT_NAME, port);
   }
 
   TestPyTorchJobs nprocPerNode(String value) {
@@ -56,11 +50,6 @@ final class TestPyTorchJobs extends JobFixture<PyTorchJob, TestPyTorchJobs> {
   TestPyTorchJobs elastic(Consumer<ElasticPolicy> settings) {
     this.elasticPolicy = new ElasticPolicy();
     settings.accept(elasticPolicy);
-    return this;
-  }
-
-  @Override
-  protected TestPyTorchJobs self() {
     return this;
   }
 

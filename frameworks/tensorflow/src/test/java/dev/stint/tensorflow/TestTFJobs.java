@@ -23,7 +23,7 @@ final class TestTFJobs extends JobFixture<TFJob, TestTFJobs> {
   private JobStatus status;
 
   private TestTFJobs(String name) {
-    super(name);
+    super(name, TFConfig.CONTAINER, IMAGE);
   }
 
   static TestTFJobs job(String name) {
@@ -50,11 +50,6 @@ final class TestTFJobs extends JobFixture<TFJob, TestTFJobs> {
     return replicaType(TFJobSpec.WORKER, replicas);
   }
 
-  /** A replica type with a replica count (null: unset) and a template of one {@code tensorflow} container. */
-  TestTFJobs replicaType(String type, Integer replicas) {
-    return replicaType(type, ReplicaFixtures.replicaSpec(replicas, TFConfig.CONTAINER, IMAGE));
-  }
-
   /** Sets the restart policy of every replica type added so far. */
   TestTFJobs restartPolicy(String policy) {
     replicaSpecs().values().forEach(spec -> spec.setRestartPolicy(policy));
@@ -63,8 +58,7 @@ final class TestTFJobs extends JobFixture<TFJob, TestTFJobs> {
 
   /** Gives the {@code tensorflow} container of a replica type the framework port. */
   TestTFJobs port(String type, int port) {
-    return template(type, pod -> pod.editFirstContainer()
-        .addNewPort().withName(TFConfig.PORT_NAME).withContainerPort(port).endPort().endContainer());
+    return containerPort(type, TFConfig.PORT_NAME, port);
   }
 
   TestTFJobs successPolicy(String value) {
@@ -89,15 +83,9 @@ final class TestTFJobs extends JobFixture<TFJob, TestTFJobs> {
   }
 
   @Override
-  protected TestTFJobs self() {
-    return this;
-  }
-
-  @Override
   public TFJob build() {
     TFJob job = new TFJob();
-    job.setMetadata(metadata().withUid("uid-" + name())
-        .withGeneration(1L).build());
+    job.setMetadata(storedMetadata().build());
     TFJobSpec spec = new TFJobSpec();
     spec.setTfReplicaSpecs(replicaSpecs());
     spec.setSuccessPolicy(successPolicy);

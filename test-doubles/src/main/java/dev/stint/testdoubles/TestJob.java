@@ -1,4 +1,4 @@
-package dev.stint.core.testing;
+package dev.stint.testdoubles;
 
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
@@ -9,7 +9,10 @@ import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** A minimal kind for engine tests: replica types Leader and Worker. */
+/**
+ * A minimal kind for tests of the engine and of the client workarounds (replica types Leader and Worker): one class for
+ * core's tests and kube-client's, which cannot see core's (core depends on kube-client).
+ */
 @Group("test.stint.dev")
 @Version("v1")
 @Kind("TestJob")

@@ -1,4 +1,4 @@
-package dev.stint.kubeclient;
+package dev.stint.testdoubles;
 
 import dev.stint.spi.TrainingJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
@@ -6,7 +6,7 @@ import dev.stint.spi.api.RunPolicy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The spec of {@link TestJob}, as core's tests have it. */
+/** The spec of {@link TestJob}: a run policy and the replica specs, under {@code testReplicaSpecs}. */
 public class TestJobSpec implements TrainingJobSpec {
   private RunPolicy runPolicy;
   private Map<String, ReplicaSpec> testReplicaSpecs = new LinkedHashMap<>();
