@@ -2,10 +2,10 @@ package dev.stint.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stint.core.testing.TestJob;
 import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.api.FailurePolicySpec;
 import dev.stint.spi.api.RunPolicy;
+import dev.stint.testdoubles.TestJob;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
