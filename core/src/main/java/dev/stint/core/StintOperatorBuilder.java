@@ -183,7 +183,7 @@ public final class StintOperatorBuilder {
     EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry())
         .shedChildEventsWhen(heapGuard::tight);
     StintOperator.Engine engine = new StintOperator.Engine(configuration, metrics, new ActionApplier(client), events,
-        new JobLifecycleMetrics(metrics, clock), kueue.nativeMode() ? new KueueObjects(client) : null,
+        new JobLifecycleMetrics(metrics, clock, role::leading), kueue.nativeMode() ? new KueueObjects(client) : null,
         kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null, role, heapGuard, kinds,
         new KindEvents(events, operatorPod));
     List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();

@@ -50,6 +50,9 @@ final class DeployedMetrics {
       assertThat(scrape.value("stint_jobs_succeeded_total", "kind", kind)).as("successes of %s", kind).isPositive();
       assertThat(scrape.value("stint_suspend_to_inactive_seconds_count", "kind", kind)).as("suspensions of %s", kind)
           .isPositive();
+      assertThat(scrape.samples("stint_jobs").stream().filter(s -> kind.equals(s.labels().get("kind")))
+          .map(s -> s.labels().get("state"))).as("the states of %s's jobs", kind)
+          .containsExactlyInAnyOrder("created", "running", "restarting", "suspended", "queued", "succeeded", "failed");
     }
     assertThat(scrape.value("stint_jobs_failed_create_total")).as("jobs failed on a refused child").isPositive();
     assertThat(scrape.value("stint_kube_api_requests_total", "verb", "create", "resource", "pods", "code", "201"))

@@ -1,5 +1,6 @@
 package dev.stint.core.metrics;
 
+import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.JobStatus;
 import io.micrometer.core.instrument.Counter;
 import java.time.Clock;
@@ -7,6 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * Turns each job's status transitions into metrics: outcomes, and the latencies of suspension (request → no active
@@ -40,11 +44,24 @@ public final class JobLifecycleMetrics {
   private final Map<String, Instant> suspending = new ConcurrentHashMap<>();
   private final Map<String, Instant> resuming = new ConcurrentHashMap<>();
   private final JobsWaitingGauge waiting;
+  private final JobFleetGauge fleet;
 
+  /** For a single process that always leads (tests, the demo). */
   public JobLifecycleMetrics(StintMetrics metrics, Clock clock) {
+    this(metrics, clock, () -> true);
+  }
+
+  /** @param leading whether this replica leads now: a standby counts no jobs in {@code stint_jobs} */
+  public JobLifecycleMetrics(StintMetrics metrics, Clock clock, BooleanSupplier leading) {
     this.metrics = metrics;
     this.clock = clock;
     this.waiting = new JobsWaitingGauge(metrics.registry());
+    this.fleet = new JobFleetGauge(metrics.registry(), leading);
+  }
+
+  /** {@code stint_jobs{kind, state}} counts the kind's jobs from its informer cache, as {@code jobs} lists them. */
+  public void countJobs(String kind, Supplier<? extends Stream<? extends TrainingJob<?>>> jobs) {
+    fleet.follow(kind, jobs);
   }
 
   /** A job ended because the API server refused one of its children for good. */

@@ -116,6 +116,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
 
   @Override
   public List<EventSource<?, J>> prepareEventSources(EventSourceContext<J> context) {
+    lifecycle.countJobs(kind, () -> context.getPrimaryCache().list());
     return new ChildEventSources<>(framework, settings, kueue, creations::removed).prepare(context);
   }
 
