@@ -57,6 +57,31 @@ class DeployVariantsIT {
     assertThat(result.stdout()).contains("deployment.apps/stint serverside-applied (server dry run)");
   }
 
+  /**
+   * The release's install.yaml (bin/release) passes the API server's validation whole, and is deploy/ with its image
+   * set plus the CRDs of crds/: the objects RbacIT runs every kind's life as (deploy/'s ServiceAccount and rules).
+   */
+  @Test
+  void theReleasesInstallYamlIsTheCrdsAndDeployAndApplies() throws IOException {
+    Path installYaml = ReleaseBuild.installYaml();
+    Kubectl.Result result = Kubectl.run("apply", "--server-side", "--dry-run=server", "-f", installYaml.toString());
+    assertThat(result.exitCode()).as(result.stderr()).isZero();
+    assertThat(result.stderr()).isEmpty();
+    assertThat(result.stdout()).contains("deployment.apps/stint serverside-applied (server dry run)",
+        "customresourcedefinition.apiextensions.k8s.io/pytorchjobs.kubeflow.org serverside-applied (server dry run)");
+
+    List<HasMetadata> released;
+    try (var in = Files.newInputStream(installYaml)) {
+      released = client.load(in).items();
+    }
+    List<HasMetadata> deploy = DeployedOperator.build(client, "deploy");
+    assertThat(clusterRole(released).getRules()).as("the operator's rights").isEqualTo(clusterRole(deploy).getRules());
+    assertThat(args(released)).as("the operator's arguments").isEqualTo(args(deploy));
+    assertThat(released.stream().filter(o -> o.getKind().equals("CustomResourceDefinition"))
+        .map(o -> o.getMetadata().getName())).as("the CRDs of crds/").contains("pytorchjobs.kubeflow.org",
+        "tfjobs.kubeflow.org", "mpijobs.kubeflow.org");
+  }
+
   @Test
   void withoutMpiServesNoMpiAndGrantsNothingOnSecretsOrConfigMaps() {
     List<HasMetadata> objects = DeployedOperator.build(client, "deploy/overlays/without-mpi");

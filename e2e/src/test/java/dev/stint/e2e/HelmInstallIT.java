@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * charts/stint installed by the real helm on the real API server ({@code helm install stint charts/stint -n
- * stint-system}, with the JAXJob plugin's values), then its Deployment's container run the way its pod would, as the
+ * charts/stint, packaged by bin/release, installed by the real helm on the real API server
+ * ({@code helm install stint stint-VERSION.tgz -n stint-system}, with the JAXJob plugin's values), then its Deployment's container run the way its pod would, as the
  * chart's ServiceAccount (a token), through every kind's life (RbacIT's) and a job held back by a ResourceQuota, while
  * a real Prometheus scrapes it and evaluates deploy/monitoring's alert rules. Then: no request was refused and every
  * right the chart grants was used; every rule evaluated without an error, on series the operator exposes; every query
@@ -82,7 +82,9 @@ class HelmInstallIT {
     takeOverFromDeploy();
     // the CRDs are there, applied server-side by kubectl as the README says: Helm 4 applies crds/ server-side too,
     // and takes kubectl's fields over only when told (docs/operations.md, "Install with Helm")
-    helm("install", "stint", "charts/stint", "-n", RELEASE_NS, "--create-namespace", "--force-conflicts",
+    // the chart as a release ships it (bin/release), not the source folder
+    helm("install", "stint", ReleaseBuild.chart().toString(), "-n", RELEASE_NS, "--create-namespace",
+        "--force-conflicts",
         "-f", values.toString());
     installed = cluster.client().load(new ByteArrayInputStream(helm("get", "manifest", "stint", "-n", RELEASE_NS)
         .getBytes(StandardCharsets.UTF_8))).items();
