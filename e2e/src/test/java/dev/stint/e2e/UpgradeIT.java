@@ -430,11 +430,15 @@ class UpgradeIT {
 
   // ---- what the test waits for
 
-  /** Every replica has a running pod, none of them one of {@code old}, and the job says it runs. */
+  /**
+   * Every replica has a running pod, none of them one of {@code old}, no other pod is left (not even one being
+   * deleted), and the job says it runs.
+   */
   private static void awaitRunning(Job job, Set<String> old) {
     await(job + " running").atMost(WAIT).untilAsserted(() -> {
-      List<Pod> pods = live(job);
+      List<Pod> pods = RbacJobs.pods(client, ns, job.name);
       assertThat(pods).hasSize(job.size()).allSatisfy(p -> {
+        assertThat(p.getMetadata().getDeletionTimestamp()).isNull();
         assertThat(p.getStatus().getPhase()).isEqualTo("Running");
         assertThat(p.getMetadata().getUid()).isNotIn(old);
       });
@@ -601,13 +605,20 @@ class UpgradeIT {
     private static final String JOB_LABEL = "training.kubeflow.org/job-name";
     private final Set<String> guarded = ConcurrentHashMap.newKeySet();
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
+    /** The pods as the events handled so far tell them: uid to pod. */
+    private final Map<String, Pod> current = new ConcurrentHashMap<>();
     private final List<String> violations = java.util.Collections.synchronizedList(new ArrayList<>());
     private final SharedIndexInformer<Pod> informer;
+    private final KubernetesClient client;
+    private final String ns;
 
     PodGuard(KubernetesClient client, String ns) {
+      this.client = client;
+      this.ns = ns;
       informer = client.pods().inNamespace(ns).inform(new ResourceEventHandler<>() {
         @Override
         public void onAdd(Pod pod) {
+          current.put(pod.getMetadata().getUid(), pod);
           if (seen.add(pod.getMetadata().getUid())) {
             check(pod, "created");
           }
@@ -615,6 +626,7 @@ class UpgradeIT {
 
         @Override
         public void onUpdate(Pod old, Pod pod) {
+          current.put(pod.getMetadata().getUid(), pod);
           if (old.getMetadata().getDeletionTimestamp() == null && pod.getMetadata().getDeletionTimestamp() != null) {
             check(pod, "deleted");
           }
@@ -622,6 +634,7 @@ class UpgradeIT {
 
         @Override
         public void onDelete(Pod pod, boolean unknownFinalState) {
+          current.remove(pod.getMetadata().getUid());
           check(pod, "removed");
         }
       }, 0);
@@ -635,8 +648,19 @@ class UpgradeIT {
       }
     }
 
+    /**
+     * Guards every job, once the events handled so far tell the pods as the API server lists them now (uid and
+     * whether being deleted): an event of what the test did before, still on its way, is not taken for the switch's.
+     */
     void guardAll() {
+      await("the pod watch caught up").atMost(WAIT).untilAsserted(() -> assertThat(view(current.values()))
+          .isEqualTo(view(client.pods().inNamespace(ns).list().getItems())));
       JOBS.forEach(job -> guarded.add(job.name));
+    }
+
+    private static Map<String, Boolean> view(java.util.Collection<Pod> pods) {
+      return pods.stream().collect(Collectors.toMap(p -> p.getMetadata().getUid(),
+          p -> p.getMetadata().getDeletionTimestamp() != null, (a, b) -> a, TreeMap::new));
     }
 
     void release(Job job) {
