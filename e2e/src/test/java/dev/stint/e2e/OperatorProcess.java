@@ -56,9 +56,20 @@ final class OperatorProcess implements AutoCloseable {
 
   /** With environment variables of its own, such as {@code POD_NAME}, its identity in the leader election. */
   static OperatorProcess start(Map<String, String> env, String... extraArgs) {
-    // -Dstint.operator.jar runs another build of Stint (an older one, to see what a change mended)
-    Path jar = Path.of(System.getProperty("stint.operator.jar",
+    return start(currentJar(), env, extraArgs);
+  }
+
+  /**
+   * The jar the ITs run: this checkout's build, or, with {@code -Dstint.operator.jar}, another build of Stint (an
+   * older one, to see what a change mended).
+   */
+  static Path currentJar() {
+    return Path.of(System.getProperty("stint.operator.jar",
         LocalCluster.ROOT.resolve("operator/target/stint-operator.jar").toString()));
+  }
+
+  /** This jar's Stint, run by this checkout's launcher: two versions in one test ({@code UpgradeIT}). */
+  static OperatorProcess start(Path jar, Map<String, String> env, String... extraArgs) {
     if (!Files.exists(jar)) {
       throw new IllegalStateException(jar + " is missing; build it with mvn -pl operator -am package");
     }
