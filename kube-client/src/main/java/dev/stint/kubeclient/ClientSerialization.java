@@ -1,6 +1,7 @@
 package dev.stint.kubeclient;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -59,7 +60,18 @@ public final class ClientSerialization {
     // after fabric8's modules: Jackson runs the last module's bean changes first, and Blackbird only speeds up
     // properties it sees before fabric8 wraps them
     mapper.registerModule(new BlackbirdModule());
+    toleratesNewerFields(mapper);
     return serialization;
+  }
+
+  /**
+   * A field that the job classes lack is skipped, not an error. The API server prunes what a CRD does not declare, so
+   * an unknown field reaches the operator only when the CRDs are newer than it: after a rollback, or from a plugin's
+   * newer CRD. Jackson's default (fail) made one such job stop the whole kind from being listed, and so served
+   * (issue 47's rollback finding). fabric8's own model classes collect unknown fields instead; Stint's keep none.
+   */
+  static void toleratesNewerFields(ObjectMapper mapper) {
+    mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   }
 
   /** {@code builder} with this serialization. */

@@ -98,6 +98,7 @@ final class WatchEventReader {
     KubernetesSerialization serialization = new KubernetesSerialization(mapper, true);
     mapper.addMixIn(ObjectMeta.class, WithoutManagedFields.class);
     mapper.registerModule(new BlackbirdModule());
+    ClientSerialization.toleratesNewerFields(mapper);
     return serialization;
   }
 
