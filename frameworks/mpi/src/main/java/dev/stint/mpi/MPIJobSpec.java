@@ -1,5 +1,6 @@
 package dev.stint.mpi;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -18,6 +19,7 @@ import java.util.Map;
  * never written to the job; the CEL rules carry upstream's validation, each message naming its field.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The desired job: its Launcher and Workers, run policy and MPI settings.")
 public class MPIJobSpec extends KubeflowJobSpec<MpiRunPolicy> {
   /** The Launcher replica type: the one pod that runs {@code mpirun} and decides the job's outcome. */
   public static final String LAUNCHER = "Launcher";

@@ -1,5 +1,6 @@
 package dev.stint.pytorch;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -17,6 +18,7 @@ import java.util.Optional;
  * {@code spec} of a PyTorchJob, field for field the Kubeflow training operator v1.9 {@code PyTorchJobSpec}. The CEL
  * rules carry what the upstream validating webhook checked, so no webhook is needed; each message names its field.
  */
+@JsonClassDescription("The desired job: its replica types, run policy and torchrun settings.")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.elasticPolicy) || (has(self.pytorchReplicaSpecs) && has(self.pytorchReplicaSpecs.Worker))",
     message = "spec.pytorchReplicaSpecs.Worker: must be set when spec.elasticPolicy is used")

@@ -2,6 +2,7 @@ package dev.stint.pytorch;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** One entry of {@code spec.elasticPolicy.rdzvConf}: an extra rendezvous setting passed on as {@code key=value}. */
@@ -9,9 +10,11 @@ import java.util.Objects;
 public class RdzvConf {
 
   @JsonProperty("key")
+  @JsonPropertyDescription("The setting's name.")
   private String key;
 
   @JsonProperty("value")
+  @JsonPropertyDescription("The setting's value.")
   private String value;
 
   public RdzvConf() { }

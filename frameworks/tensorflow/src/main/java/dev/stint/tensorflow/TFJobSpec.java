@@ -1,5 +1,6 @@
 package dev.stint.tensorflow;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -19,6 +20,7 @@ import java.util.Map;
  * what the upstream validating webhook checked, so no webhook is needed; each message names its field.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The desired job: its replica types, run policy and TensorFlow settings.")
 public class TFJobSpec extends KubeflowJobSpec<RunPolicy> {
   /** The chief: coordinates training and writes checkpoints; its success is the job's. */
   public static final String CHIEF = "Chief";

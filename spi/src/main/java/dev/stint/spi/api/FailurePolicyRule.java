@@ -1,5 +1,6 @@
 package dev.stint.spi.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
@@ -12,6 +13,7 @@ import java.util.List;
  * hold; a condition left out matches any failure) and the action it takes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("One rule: the failures it matches (every condition given must hold) and what it does.")
 public class FailurePolicyRule {
   /** End the job {@code Failed} at once. */
   public static final String FAIL_JOB = "FailJob";

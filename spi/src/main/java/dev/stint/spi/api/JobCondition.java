@@ -1,16 +1,34 @@
 package dev.stint.spi.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** One entry of {@code status.conditions}, as in Kubeflow v1 ({@code JobCondition}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("One condition of the job.")
 public class JobCondition {
+  @JsonPropertyDescription("Created, Running, Restarting, Suspended, Succeeded or Failed, as in Kubeflow; or one of "
+      + "Stint's: PartiallySucceeded (the success policy held while some replica failed, set just before Succeeded), "
+      + "PodsWaiting (some pod exists and cannot run) or ReplicaFailure (the API server refuses the job's pods or "
+      + "services for a reason that heals, such as quota; retried).")
   private String type;
+
+  @JsonPropertyDescription("True, False or Unknown.")
   private String status;
+
+  @JsonPropertyDescription("Why, in one word: <Kind><Type> (PyTorchJobRunning), or a more precise cause such as "
+      + "<Kind>Resumed, <Kind>FailedValidation, <Kind>MemberFailed or <Kind>ImagePullBackOff.")
   private String reason;
+
+  @JsonPropertyDescription("Why, for people: what happened, naming the replicas, fields or objects concerned.")
   private String message;
+
+  @JsonPropertyDescription("When the condition was last set (RFC 3339, UTC).")
   private String lastUpdateTime;
+
+  @JsonPropertyDescription("When the condition's status last changed (RFC 3339, UTC).")
   private String lastTransitionTime;
 
   public JobCondition() { }

@@ -1,6 +1,8 @@
 package dev.stint.spi.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,17 +12,53 @@ import java.util.Optional;
 
 /** {@code status} of every kind: the Kubeflow v1 {@code JobStatus}, plus Stint's optional additions. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The state of the job, written by the operator: conditions, pod counts per replica type, "
+    + "times, and Stint's counters of suspensions and gang restarts.")
 public class JobStatus {
+  @JsonPropertyDescription("Where the job stands, one condition per type: Created, Running, Restarting, Suspended, "
+      + "Succeeded and Failed as in Kubeflow, and Stint's PartiallySucceeded, PodsWaiting and ReplicaFailure. A "
+      + "condition that changes moves to the end of the list (the STATE column shows the last). Succeeded=True or "
+      + "Failed=True: the job has finished.")
   private List<JobCondition> conditions;
+
+  @JsonPropertyDescription("Pod counts of each replica type, keyed by the type (Master, Worker, ...).")
   private Map<String, ReplicaStatus> replicaStatuses;
+
+  @JsonPropertyDescription("When the job started (RFC 3339, UTC): the first time it may run (neither suspended nor "
+      + "queued), and again on every resume, so that activeDeadlineSeconds measures continuous running time.")
   private String startTime;
+
+  @JsonPropertyDescription("When the job finished (RFC 3339, UTC): set whenever it ends Succeeded or Failed.")
   private String completionTime;
+
+  @JsonPropertyDescription("Written only with gang scheduling on Volcano: the last time the job's pods were held back "
+      + "because the scheduler had not yet admitted its PodGroup.")
   private String lastReconcileTime;
+
+  @JsonPropertyDescription("How many times the job was suspended after it had started, being created suspended not "
+      + "counted (a Stint addition). Absent: 0.")
   private Integer suspensions;
+
+  @JsonPropertyDescription("The metadata.generation of the spec this status was computed from (a Stint addition).")
   private Long observedGeneration;
+
+  @JsonPropertyDescription("One word for where the job stands, the OUTCOME column (a Stint addition): its most "
+      + "telling true condition of Failed, PartiallySucceeded, Succeeded, Suspended, Restarting, PodsWaiting, Running "
+      + "and Created, in that order.")
   private String outcome;
+
+  @JsonPropertyDescription("Gang restarts by runPolicy.failurePolicy so far, counted toward maxRestarts or not; also "
+      + "the attempt number of the current pods (their label training.kubeflow.org/restart-attempt and variable "
+      + "STINT_RESTART_ATTEMPT). A Stint addition, as JobSet's restarts. Absent: 0.")
   private Integer restarts;
+
+  @JsonPropertyDescription("Gang restarts that counted toward runPolicy.failurePolicy.maxRestarts (a Stint addition, "
+      + "as JobSet's restartsCountTowardsMax). Absent: 0.")
   private Integer restartsCountTowardsMax;
+
+  @JsonPropertyDescription("Gang restarts in a row whose failed attempt lasted less than 10 minutes (a Stint "
+      + "addition). From the second, the next attempt's pods wait 10 s, doubling each time up to 6 minutes; a restart "
+      + "after a longer attempt starts the count again at 1; a disruption leaves it as it is.")
   private Integer quickRestarts;
 
   public List<JobCondition> getConditions() { return conditions; }

@@ -1,5 +1,6 @@
 package dev.stint.spi.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 /** One replica type of a job: how many pods, from which template, restarted how. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("One replica type: how many pods, from which template, restarted how.")
 public class ReplicaSpec {
 
   @JsonPropertyDescription("Number of pods of this replica type, at most " + ReplicaLimits.MAX_PER_TYPE

@@ -1,6 +1,8 @@
 package dev.stint.spi.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.Objects;
 
@@ -9,15 +11,39 @@ import java.util.Objects;
  * and {@code restarts} are Stint additions.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The pods of one replica type, counted from the pods as the operator last saw them.")
 public class ReplicaStatus {
+  @JsonPropertyDescription("Pods of this type that are running (phase Running and not being deleted).")
   private Integer active;
+
+  @JsonPropertyDescription("Pods of this type that succeeded (phase Succeeded).")
   private Integer succeeded;
+
+  @JsonPropertyDescription("Pods of this type that failed (phase Failed), whether or not they are retried.")
   private Integer failed;
+
+  @JsonPropertyDescription("Pods of this type being deleted (by a suspension, a gang restart, a scale-down or the end "
+      + "of the job), counted neither active nor failed; a replacement waits until its old pod is gone (a Stint "
+      + "addition).")
   private Integer terminating;
+
+  @JsonPropertyDescription("Pods of this type deleted and created again after a retryable failure; they count toward "
+      + "runPolicy.backoffLimit (a Stint addition). Gang restarts are counted in status.restarts instead.")
   private Integer restarts;
+
+  @JsonPropertyDescription("Indexes of this type whose pod succeeded, in batch/v1 Job interval format, for example "
+      + "\"0,2-4\" (a Stint addition).")
   private String succeededIndexes;
+
+  @JsonPropertyDescription("Indexes of this type whose pod failed for good (not to be retried), in the interval "
+      + "format of succeededIndexes (a Stint addition). A partial success names them in its condition.")
   private String failedIndexes;
+
+  @JsonPropertyDescription("Deprecated in Kubeflow and never written: use selector.")
   private LabelSelector labelSelector;
+
+  @JsonPropertyDescription("Label selector of this type's pods, as a string: the job's training.kubeflow.org labels "
+      + "and this type's replica-type. PyTorchJob's scale subresource reads the Worker's.")
   private String selector;
 
   public Integer getActive() { return active; }

@@ -1,5 +1,6 @@
 package dev.stint.spi.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
@@ -8,6 +9,7 @@ import java.util.Map;
 
 /** One rule of {@code spec.runPolicy.successPolicy.rules}: minimum succeeded replicas per replica type. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("One rule: the minimum succeeded replicas per replica type.")
 public class SuccessRule {
 
   @JsonPropertyDescription("Minimum succeeded replicas per replica type, for example {Worker: 3}. The rule holds when "
