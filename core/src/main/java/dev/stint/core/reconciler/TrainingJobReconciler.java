@@ -67,11 +67,13 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   private final StatusWriter statusWriter;
   private final EngineSettings settings;
   private final JobLifecycleMetrics lifecycle;
-  private final RetryingJobs retrying = new RetryingJobs();
-  private final WaitingAnnouncements waiting = new WaitingAnnouncements();
-  private final PodlessCarriers podless = new PodlessCarriers();
-  private final DeletionsInFlight deletions = new DeletionsInFlight();
-  private final StatusPacing pacing = new StatusPacing();
+  /** What is kept about each job between passes, forgotten in one call. */
+  private final JobMemory memory;
+  private final RetryingJobs retrying;
+  private final WaitingAnnouncements waiting;
+  private final PodlessCarriers podless;
+  private final DeletionsInFlight deletions;
+  private final StatusPacing pacing;
   private final CreationsInFlight creations;
   private final ChildrenObserved<J> children;
   private final KueueLink<J> kueue;
@@ -103,11 +105,17 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     this.kind = HasMetadata.getKind(jobType);
     this.managedByValue = this.framework.managedByValue();
     this.clock = clock;
-    this.creations = new CreationsInFlight(clock);
     this.children = new ChildrenObserved<>(this.framework, this.guarded, settings.gangScheduling());
     this.applier = applier;
     this.events = events;
     this.statusWriter = new StatusWriter(applier.client(), serverSideApply, "stint");
+    this.memory = new JobMemory(clock, statusWriter, lifecycle, kueue);
+    this.retrying = memory.retrying();
+    this.waiting = memory.waiting();
+    this.podless = memory.podless();
+    this.deletions = memory.deletions();
+    this.pacing = memory.pacing();
+    this.creations = memory.creations();
   }
 
   public EngineFramework<J> framework() {
@@ -163,23 +171,14 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
             newJob.getStatus());
   }
 
-  /** Jobs this reconciler keeps something about: statuses it wrote that the cache has yet to show, retries. */
+  /** Jobs this reconciler keeps something about ({@link JobMemory#size}): statuses it wrote, retries, ... */
   public int remembered() {
-    return statusWriter.remembered() + retrying.size() + deletions.size() + creations.size() + waiting.size()
-        + podless.size();
+    return memory.size();
   }
 
   /** The job's uid left the cluster: drop what is kept about it, so memory does not grow with deleted jobs. */
   public void forget(String uid) {
-    statusWriter.forget(uid);
-    retrying.forget(uid);
-    waiting.forget(uid);
-    podless.forget(uid);
-    pacing.forget(uid);
-    deletions.forget(uid);
-    creations.forget(uid);
-    lifecycle.forget(uid);
-    kueue.jobGone(uid);
+    memory.forget(uid);
   }
 
   /** The observed children, with the pods whose deletion this process sent and the cache lags on seen terminating. */
