@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -101,7 +102,8 @@ class ChartTemplateIT {
   void theChartRendersWhatKustomizeRenders(Variant variant) throws IOException {
     List<HasMetadata> kustomized = parse(Kubectl.run("kustomize",
         LocalCluster.ROOT.resolve(variant.kustomization()).toString()).assertOk().stdout());
-    List<HasMetadata> charted = template(variant.values());
+    List<HasMetadata> charted = template(variant.values()).stream()
+        .filter(o -> !(o instanceof CustomResourceDefinition)).toList(); // deploy/ has none: crds/ is applied apart
 
     assertThat(kinds(charted)).as("objects of the chart").isEqualTo(kinds(kustomized.stream()
         .filter(o -> !"Namespace".equals(o.getKind())).toList())); // helm install --create-namespace makes it
@@ -342,6 +344,56 @@ class ChartTemplateIT {
     assertThat(elsewhere.getMetadata().getLabels()).containsEntry("dashboards", "stint")
         .doesNotContainKey("grafana_dashboard");
     assertThat(elsewhere.getMetadata().getAnnotations()).containsEntry("grafana_folder", "Training");
+  }
+
+  /**
+   * The CRDs are templates, so that helm upgrade updates them: crds/ as it is (the same spec), with the chart's labels
+   * and, unless crds.keep is false, the annotation that makes helm uninstall leave them; none with crds.enabled false.
+   * No crds/ folder in the chart, which Helm would install as well (and never upgrade).
+   */
+  @Test
+  void theCrdsAreTemplatesThatHelmUninstallKeeps() throws IOException {
+    List<CustomResourceDefinition> files;
+    try (Stream<Path> crds = Files.list(LocalCluster.ROOT.resolve("crds"))) {
+      files = crds.filter(f -> f.toString().endsWith(".yml")).sorted().flatMap(f -> {
+        try {
+          return parse(Files.readString(f)).stream();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }).map(CustomResourceDefinition.class::cast).toList();
+    }
+    assertThat(files).extracting(c -> c.getMetadata().getName())
+        .containsExactly("mpijobs.kubeflow.org", "pytorchjobs.kubeflow.org", "tfjobs.kubeflow.org");
+    // templates/crds.yaml adds labels and annotations to metadata: the generated files must have none of their own
+    assertThat(files).allSatisfy(c -> {
+      assertThat(c.getMetadata().getLabels()).as("labels of %s", c.getMetadata().getName()).isNullOrEmpty();
+      assertThat(c.getMetadata().getAnnotations()).as("annotations of %s", c.getMetadata().getName())
+          .isNullOrEmpty();
+    });
+    assertThat(LocalCluster.ROOT.resolve(CHART).resolve("crds")).doesNotExist();
+
+    List<CustomResourceDefinition> charted = crds(template("{}"));
+    assertThat(charted).extracting(c -> c.getMetadata().getName())
+        .containsExactlyElementsOf(files.stream().map(c -> c.getMetadata().getName()).toList());
+    for (int i = 0; i < files.size(); i++) {
+      CustomResourceDefinition crd = charted.get(i);
+      assertThat(crd.getSpec()).as("spec of %s", crd.getMetadata().getName()).isEqualTo(files.get(i).getSpec());
+      assertThat(crd.getMetadata().getAnnotations()).containsExactly(Map.entry("helm.sh/resource-policy", "keep"));
+      assertThat(crd.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "Helm")
+          .containsEntry("app.kubernetes.io/part-of", "stint");
+    }
+    assertThat(crds(template("crds: {keep: false}"))).hasSize(3)
+        .allSatisfy(c -> assertThat(c.getMetadata().getAnnotations()).isNullOrEmpty());
+    assertThat(crds(template("crds: {enabled: false}"))).isEmpty();
+    assertThat(kinds(template("crds: {enabled: false}")).keySet()).isEqualTo(kinds(template("{}")).keySet().stream()
+        .filter(k -> !k.startsWith("CustomResourceDefinition/")).collect(java.util.stream.Collectors.toSet()));
+    assertRefused("crds: {enabled: \"no\"}", "at '/crds/enabled': got string, want boolean");
+  }
+
+  private static List<CustomResourceDefinition> crds(List<HasMetadata> objects) {
+    return objects.stream().filter(CustomResourceDefinition.class::isInstance)
+        .map(CustomResourceDefinition.class::cast).toList();
   }
 
   private static String memoryLimit(String values) throws IOException {

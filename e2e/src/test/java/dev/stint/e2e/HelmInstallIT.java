@@ -80,11 +80,12 @@ class HelmInstallIT {
           - {group: kubeflow.org, plural: jaxjobs}
         """);
     takeOverFromDeploy();
-    // the CRDs are there, applied server-side by kubectl as the README says: Helm 4 applies crds/ server-side too,
-    // and takes kubectl's fields over only when told (docs/operations.md, "Install with Helm")
-    // the chart as a release ships it (bin/release), not the source folder
+    // the CRDs are there, applied server-side by kubectl (OnLocalCluster): the chart's templates/crds.yaml takes them
+    // over only when told, their Helm metadata (--take-ownership) and kubectl's fields (--force-conflicts: Helm 4
+    // applies server-side) (docs/operations.md, "Install with Helm"); HelmCrdUpgradeIT follows an upgrade of them.
+    // The chart as a release ships it (bin/release), not the source folder
     helm("install", "stint", ReleaseBuild.chart().toString(), "-n", RELEASE_NS, "--create-namespace",
-        "--force-conflicts",
+        "--take-ownership", "--force-conflicts",
         "-f", values.toString());
     installed = cluster.client().load(new ByteArrayInputStream(helm("get", "manifest", "stint", "-n", RELEASE_NS)
         .getBytes(StandardCharsets.UTF_8))).items();

@@ -31,12 +31,12 @@ class MonitoringFilesTest {
   @Test
   void theChartsCrdsAreTheRepositorysCrds() throws IOException {
     List<String> repo = names(ROOT.resolve("crds"));
-    List<String> chart = names(ROOT.resolve("charts/stint/crds"));
+    List<String> chart = names(ROOT.resolve("charts/stint/files/crds"));
 
-    assertThat(chart).as("charts/stint/crds/ (a symbolic link to ../../crds)").isEqualTo(repo);
+    assertThat(chart).as("charts/stint/files/crds/ (a symbolic link to ../../../crds)").isEqualTo(repo);
     for (String name : repo) {
-      assertThat(Files.readString(ROOT.resolve("charts/stint/crds").resolve(name)))
-          .as("charts/stint/crds/%s equals crds/%s", name, name)
+      assertThat(Files.readString(ROOT.resolve("charts/stint/files/crds").resolve(name)))
+          .as("charts/stint/files/crds/%s equals crds/%s", name, name)
           .isEqualTo(Files.readString(ROOT.resolve("crds").resolve(name)));
     }
   }
