@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * deploy/ on the real API server: applied with kubectl as a user would, then the operator runs with the
+ * deploy/ on the real API server, as the release's install.yaml ships it (bin/release) and its overlays: applied with
+ * kubectl as a user would, then the operator runs with the
  * ServiceAccount's identity (a token) and the Deployment's own command, arguments and environment, through the life
  * of every kind. The audit log (e2e/cluster.sh) then shows that no request was refused, so no rule is missing, and
  * that every rule granted was used, so none is granted that no test needs: dropping any rule makes one of the two
@@ -58,7 +59,13 @@ class RbacIT {
 
   @BeforeAll
   static void install() {
-    DeployedOperator.apply("deploy");
+    // the release's install.yaml (bin/release: crds/ and deploy/) as a user applies it; its CRDs are the ones the
+    // cluster has, applied by the test's own field manager, hence --force-conflicts
+    Kubectl.Result installed = Kubectl.run("apply", "--server-side", "--force-conflicts", "-f",
+        ReleaseBuild.installYaml().toString());
+    assertThat(installed.exitCode()).as("kubectl apply -f install.yaml: %s", installed.stderr()).isZero();
+    assertThat(installed.stderr()).as("kubectl apply -f install.yaml printed to stderr").isEmpty();
+    assertThat(installed.stdout()).contains("deployment.apps/stint serverside-applied");
     operatorKubeconfig = DeployedOperator.serviceAccountKubeconfig();
   }
 
