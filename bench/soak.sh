@@ -178,7 +178,8 @@ while [ "$(date +%s)" -lt "$END" ]; do
   cp e2e/target/failsafe-reports/dev.stint.e2e.ChaosIT-output.txt "$dir/" 2>/dev/null || true
   cp e2e/target/operator-*.log "$dir/" 2>/dev/null || true
   printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$seed" "$t0" "$t1" "$rc" >> "$RUNS"
-  log "run $n done in $((t1 - t0)) s: $(grep -E '^findings' "$dir/chaos-tally.txt" || echo 'no tally')"
+  # a test that threw (a harness wait that timed out) lists no finding in its tally: Maven's summary tells
+  log "run $n done in $((t1 - t0)) s: $(grep -E '^findings' "$dir/chaos-tally.txt" || echo 'no tally'); $(grep -o 'Tests run: [0-9]*, Failures: [0-9]*, Errors: [0-9]*' "$dir/mvn.log" | tail -1)"
   # a cluster that a run left broken would fail every later run: start it again
   if ! e2e/cluster.sh status >/dev/null 2>&1; then
     log "the cluster is not healthy after run $n: starting it again"

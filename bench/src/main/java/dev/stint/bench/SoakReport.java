@@ -36,7 +36,8 @@ final class SoakReport {
     }
   }
 
-  record Run(int n, long seed, long start, long end, int rc, String tally) { }
+  /** A ChaosIT run: its tally, and Maven's log, which holds an error that ended the test before its checks. */
+  record Run(int n, long seed, long start, long end, int rc, String tally, String mvnLog) { }
 
   /** A metric of the samples: column, name in the report, unit shown, and the factor from column to unit. */
   record Metric(String column, String name, String unit, double factor) { }
@@ -77,7 +78,9 @@ final class SoakReport {
 
   // --- runs, faults, findings -----------------------------------------------------------------------------------
 
-  private static final Pattern ROUNDS = Pattern.compile("rounds (\\d+), total (\\d+) s");
+  /** Rounds played to their check: one convergence time each. */
+  private static final Pattern ROUNDS = Pattern.compile("convergence after each round's timeline ms: \\[([^]]*)\\]");
+  private static final Pattern TESTS = Pattern.compile("Tests run: (\\d+), Failures: (\\d+), Errors: (\\d+)");
   private static final Pattern FAULTS = Pattern.compile("faults injected: \\{([^}]*)\\} \\((\\d+) in all");
   private static final Pattern ENTRY = Pattern.compile("([A-Z_]+)=(\\d+)");
 
@@ -89,7 +92,7 @@ final class SoakReport {
     StringBuilder table = new StringBuilder("| run | seed | rounds | s | faults | findings |\n| --- | --- | --- | --- | --- | --- |\n");
     for (Run r : runs) {
       Matcher m = ROUNDS.matcher(r.tally());
-      int rr = m.find() ? Integer.parseInt(m.group(1)) : 0;
+      int rr = m.find() && !m.group(1).isBlank() ? m.group(1).split(",").length : 0;
       rounds += rr;
       Matcher f = FAULTS.matcher(r.tally());
       int nf = 0;
@@ -101,11 +104,12 @@ final class SoakReport {
         }
       }
       faultsAll += nf;
-      List<String> own = findings(r.tally());
-      boolean complete = r.tally().contains("===== ChaosIT tally");
-      if (!complete) {
-        own = List.of("the run ended without a tally (mvn exit " + r.rc() + "; see runs/" + r.n() + "/mvn.log)");
+      List<String> own = new ArrayList<>(findings(r.tally()));
+      if (!r.tally().contains("===== ChaosIT tally")) {
+        own.add("the run ended without a tally (mvn exit " + r.rc() + "; see runs/" + r.n() + "/mvn.log)");
       }
+      error(r.mvnLog()).ifPresent(e -> own.add("ChaosIT stopped with an error after " + rr + " rounds (so the tally "
+          + "lists no finding for it): " + e + " (runs/" + r.n() + "/mvn.log)"));
       own.forEach(x -> findings.add(new String[] {Integer.toString(r.n()), Long.toString(r.seed()), x}));
       table.append("| ").append(r.n()).append(" | ").append(r.seed()).append(" | ").append(rr).append(" | ")
           .append(r.end() - r.start()).append(" | ").append(nf).append(" | ").append(own.size()).append(" |\n");
@@ -124,6 +128,31 @@ final class SoakReport {
       }
       md.append('\n');
     }
+  }
+
+  /**
+   * The error that ended a ChaosIT run, when the test threw instead of failing on its findings (a fault that could not
+   * be carried out, a wait of the harness that timed out): its first line and the first frame of the suite.
+   */
+  static java.util.Optional<String> error(String mvnLog) {
+    Matcher t = TESTS.matcher(mvnLog);
+    if (!t.find() || Integer.parseInt(t.group(3)) == 0) {
+      return java.util.Optional.empty();
+    }
+    String[] lines = mvnLog.split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].contains("<<< ERROR!") && i + 1 < lines.length) {
+        StringBuilder b = new StringBuilder(lines[i + 1].strip());
+        for (int j = i + 2; j < lines.length && lines[j].strip().startsWith("at "); j++) {
+          if (lines[j].contains("dev.stint.")) {
+            b.append(" ").append(lines[j].strip());
+            break;
+          }
+        }
+        return java.util.Optional.of(b.toString());
+      }
+    }
+    return java.util.Optional.of(t.group(0));
   }
 
   static List<String> findings(String tally) {
@@ -320,8 +349,10 @@ final class SoakReport {
         continue;
       }
       Path tally = dir.resolve("runs").resolve(f[0]).resolve("chaos-tally.txt");
+      Path mvn = dir.resolve("runs").resolve(f[0]).resolve("mvn.log");
       runs.add(new Run(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-          Integer.parseInt(f[4]), Files.exists(tally) ? Files.readString(tally) : ""));
+          Integer.parseInt(f[4]), Files.exists(tally) ? Files.readString(tally) : "",
+          Files.exists(mvn) ? Files.readString(mvn) : ""));
     }
     return runs;
   }

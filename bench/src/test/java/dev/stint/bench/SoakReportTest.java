@@ -41,14 +41,25 @@ class SoakReportTest {
 
         ===== ChaosIT tally =====
         seed 42 (replay: -Dstint.chaos.seed=42), rounds 10, total 2400 s
+        convergence after each round's timeline ms: [888, 6292, 100]
         faults injected: {KILL_OPERATOR=2, DELETE_POD=1} (3 in all; status clobbers refused by a conflict and retried: 0)
         findings (1):
         - pt-1 lost
         """);
+    Files.writeString(dir.resolve("runs/1/mvn.log"), """
+        [ERROR] Tests run: 1, Failures: 0, Errors: 1, Skipped: 0, Time elapsed: 153.4 s <<< FAILURE! -- in dev.stint.e2e.ChaosIT
+        [ERROR] dev.stint.e2e.ChaosIT.jobsConvergeThroughSeededFaults -- Time elapsed: 148.9 s <<< ERROR!
+        org.awaitility.core.ConditionTimeoutException: Condition was not fulfilled within 1 minutes  30 seconds.
+        \tat org.awaitility.core.ConditionAwaiter.await(ConditionAwaiter.java:167)
+        \tat dev.stint.e2e.ChaosLeaders.pauseLeader(ChaosLeaders.java:59)
+        """);
     SoakReport.write(dir);
     String md = Files.readString(dir.resolve("soak.md"));
-    assertThat(md).contains("1 ChaosIT runs, 10 rounds, 3 faults {DELETE_POD=1, KILL_OPERATOR=2}, 1 findings")
-        .contains("run 1, seed 42").contains("pt-1 lost");
+    assertThat(md).contains("1 ChaosIT runs, 3 rounds, 3 faults {DELETE_POD=1, KILL_OPERATOR=2}, 2 findings")
+        .contains("run 1, seed 42").contains("pt-1 lost")
+        .contains("ChaosIT stopped with an error after 3 rounds (so the tally lists no finding for it): "
+            + "org.awaitility.core.ConditionTimeoutException: Condition was not fulfilled within 1 minutes  30 seconds."
+            + " at dev.stint.e2e.ChaosLeaders.pauseLeader(ChaosLeaders.java:59)");
     String rss = md.lines().filter(l -> l.startsWith("| RSS")).findFirst().orElseThrow();
     assertThat(rss).contains("+0.0%").doesNotContain("**!**");
     String threads = md.lines().filter(l -> l.startsWith("| threads")).findFirst().orElseThrow();
