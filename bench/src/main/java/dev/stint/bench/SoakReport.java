@@ -235,7 +235,7 @@ final class SoakReport {
         slope = fmt(perSecond * 3600 * m.factor()) + (m.unit().isEmpty() ? "" : " " + m.unit());
         growth = String.format(Locale.ROOT, "%+.1f%%", g * 100) + (Math.abs(g) > FLAG ? " **!**" : "");
       }
-      md.append("| ").append(m.name()).append(" | ").append(fmt(start)).append(" | ").append(fmt(end)).append(" | ")
+      md.append("| ").append(m.name()).append(m.unit().isEmpty() ? "" : " (" + m.unit() + ")").append(" | ").append(fmt(start)).append(" | ").append(fmt(end)).append(" | ")
           .append(slope).append(" | ").append(growth).append(" | ").append(used).append(" |\n");
     }
     md.append("\nStart: the first sample of the first process at least ").append(WARM_UP_S)
