@@ -16,9 +16,11 @@
 # /metrics on a port of its own, read from its --metrics-port) is sampled: RSS and threads (/proc/<pid>/status),
 # open fds, TCP connections to the API server (its open watches and its request connections: no metric counts open
 # watches), and from /metrics jvm_threads_live_threads, stint_heap_live_bytes, the heap used, the jobs in its cache
-# (sum of stint_jobs), the watches it has opened (stint_kube_api_requests_total{verb="watch"}) and restarted
-# (stint_watch_restarts_total). Samples are per pid with the process's start time: ChaosIT kills and replaces
-# operators (KILL_OPERATOR, PAUSE_LEADER), so each process lifetime is a series of its own.
+# (sum of stint_jobs), its watch requests, every attempt (stint_kube_api_requests_total{verb="watch"}: a watch
+# retried while the API server is down counts each try), and deaf watches restarted (stint_watch_restarts_total).
+# Samples are per pid with the process's start time: ChaosIT kills and replaces operators (KILL_OPERATOR,
+# PAUSE_LEADER; with every fault kind no process lived past 90 s in the trial), so each process lifetime is a series
+# of its own, and a slope needs lifetimes of minutes: --faults without those two kinds.
 # Writes DIR/soak.md (rounds, faults, findings with their seeds, per metric start/end/slope), DIR/*.png,
 # DIR/samples.csv, DIR/runs.tsv and DIR/runs/<n>/ (each run's tally, ChaosIT output and operator logs).
 #
@@ -46,7 +48,7 @@ for a in "$@"; do
     --interval=*) INTERVAL="${a#*=}" ;;
     --out=*) OUT="${a#*=}" ;;
     --report-only) REPORT_ONLY=yes ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,35'p "$0"; exit 0 ;;
     *) echo "soak: unknown option $a (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -48,7 +48,7 @@ final class SoakReport {
       new Metric("jvm_threads", "jvm_threads_live_threads", "", 1),
       new Metric("fds", "open file descriptors", "", 1),
       new Metric("api_conns", "TCP connections to the API server (watches + requests)", "", 1),
-      new Metric("watch_opens", "watches opened (stint_kube_api_requests_total{verb=\"watch\"}, cumulative)", "", 1),
+      new Metric("watch_opens", "watch requests, every attempt (stint_kube_api_requests_total{verb=\"watch\"}, cumulative)", "", 1),
       new Metric("watch_restarts", "deaf watches restarted (stint_watch_restarts_total)", "", 1),
       new Metric("jobs_cached", "jobs in the informers' caches (sum of stint_jobs)", "", 1),
       new Metric("heap_live_bytes", "stint_heap_live_bytes", "MiB", 1.0 / (1024 * 1024)),
@@ -290,7 +290,7 @@ final class SoakReport {
         new Metric("fds", "open fds", "", 1));
     plot(dir, "watches.png", "Operator watches", "count", lifetimes, t0, runs,
         new Metric("api_conns", "TCP connections to the API server", "", 1),
-        new Metric("watch_opens", "watches opened (cumulative per process)", "", 1),
+        new Metric("watch_opens", "watch requests, every attempt (cumulative per process)", "", 1),
         new Metric("watch_restarts", "deaf watches restarted", "", 1));
     plot(dir, "stores.png", "Jobs in the operator's caches (sum of stint_jobs)", "jobs", lifetimes, t0, runs,
         new Metric("jobs_cached", "jobs cached", "", 1));
