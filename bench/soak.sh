@@ -100,13 +100,17 @@ SAMPLES="$OUT/samples.csv"
 # prints one CSV line for an operator process of this cluster, nothing for any other process
 sample_pid() {
   local pid=$1 now=$2 d=/proc/$1 cmd env start rss threads fds conns port hexport metrics=""
-  cmd=$(tr '\0' ' ' < "$d/cmdline" 2>/dev/null) || return 0
+  # a process may end between pgrep and here: every read of /proc is quiet and gives up on it
+  cmd=$( { tr '\0' ' ' < "$d/cmdline"; } 2>/dev/null) || return 0
   [[ "$cmd" == *stint-operator.jar* ]] || return 0
-  env=$(tr '\0' '\n' < "$d/environ" 2>/dev/null) || return 0
+  env=$( { tr '\0' '\n' < "$d/environ"; } 2>/dev/null) || return 0
   grep -q "^KUBECONFIG=$STINT_CLUSTER_DIR/" <<< "$env" || return 0
-  start=$(( BTIME + $(sed 's/.*) //' "$d/stat" | awk '{print $20}') / CLK ))
+  start=$( { sed 's/.*) //' "$d/stat" | awk '{print $20}'; } 2>/dev/null) || return 0
+  [ -n "$start" ] || return 0
+  start=$(( BTIME + start / CLK ))
   rss=$(awk '/^VmRSS:/ {print $2}' "$d/status" 2>/dev/null) || return 0
   threads=$(awk '/^Threads:/ {print $2}' "$d/status" 2>/dev/null) || return 0
+  [ -n "$rss" ] && [ -n "$threads" ] || return 0
   fds=$(ls "$d/fd" 2>/dev/null | wc -l)
   # established TCP connections of this process to the API server: its watches (a WebSocket each) and its requests
   hexport=$(printf '%04X' "$APISERVER_PORT")
