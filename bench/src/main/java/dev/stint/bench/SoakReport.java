@@ -40,7 +40,12 @@ final class SoakReport {
   record Run(int n, long seed, long start, long end, int rc, String tally, String mvnLog) { }
 
   /** A metric of the samples: column, name in the report, unit shown, and the factor from column to unit. */
-  record Metric(String column, String name, String unit, double factor) { }
+  record Metric(String column, String name, String unit, double factor) {
+    /** A counter only grows: its slope is a rate, never a leak by itself, so it is not flagged. */
+    boolean counter() {
+      return column.startsWith("watch_");
+    }
+  }
 
   static final List<Metric> METRICS = List.of(
       new Metric("rss_kb", "RSS", "MiB", 1.0 / 1024),
@@ -233,7 +238,8 @@ final class SoakReport {
         double mean = sum / count;
         double g = mean == 0 ? 0 : perSecond * window / mean;
         slope = fmt(perSecond * 3600 * m.factor()) + (m.unit().isEmpty() ? "" : " " + m.unit());
-        growth = String.format(Locale.ROOT, "%+.1f%%", g * 100) + (Math.abs(g) > FLAG ? " **!**" : "");
+        growth = m.counter() ? "(a counter: its slope is its rate)"
+            : String.format(Locale.ROOT, "%+.1f%%", g * 100) + (Math.abs(g) > FLAG ? " **!**" : "");
       }
       md.append("| ").append(m.name()).append(m.unit().isEmpty() ? "" : " (" + m.unit() + ")").append(" | ").append(fmt(start)).append(" | ").append(fmt(end)).append(" | ")
           .append(slope).append(" | ").append(growth).append(" | ").append(used).append(" |\n");
