@@ -6,7 +6,8 @@ import java.nio.file.Path;
 /**
  * Entry point of the load driver. {@code run} measures one operator at one N on the cluster of KUBECONFIG and writes
  * {@code <out>/runs/<operator>-<n>.json}; {@code report} turns every run of a folder into report.md, report.json and
- * PNG plots. bench/run.sh calls both, around the cluster's and the operator's life cycle.
+ * PNG plots. bench/run.sh calls both, around the cluster's and the operator's life cycle. {@code soak-report} writes
+ * bench/soak.sh's soak.md and plots ({@link SoakReport}).
  */
 public final class Main {
   private Main() {
@@ -32,6 +33,7 @@ public final class Main {
         System.err.println("bench: wrote " + file);
       }
       case "report" -> Report.write(o.out);
+      case "soak-report" -> SoakReport.write(o.out);
       default -> {
         System.err.println(Options.USAGE);
         System.exit(2);

@@ -34,6 +34,7 @@ final class Options {
   static final String USAGE = String.join("\n",
       "Usage: java -jar stint-bench.jar run [options] -- <operator command...>",
       "       java -jar stint-bench.jar report --out=DIR",
+      "       java -jar stint-bench.jar soak-report --out=DIR   (bench/soak.sh's folder: soak.md and plots)",
       "run (KUBECONFIG must point at a fresh cluster with the PyTorchJob CRD installed):",
       "  --n=N                   jobs per scenario (default 100)",
       "  --operator=NAME         label of the operator under test (default stint)",

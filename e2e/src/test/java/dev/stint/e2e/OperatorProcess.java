@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The health and metrics endpoints are off ({@code --health-port=0 --metrics-port=0}): their default ports, 8081 and
  * 8080, are shared by every operator on the machine, and two ITs (or two engineers' clusters) running at once would
- * make the second operator refuse to start. Leader election is off unless a test asks for it with a
+ * make the second operator refuse to start. {@code -Dstint.operator.metrics=true} (bench/soak.sh) turns /metrics on, on
+ * a free port of its own for each process ({@code --metrics-port=N} in its command line, where the soak finds it).
+ * Leader election is off unless a test asks for it with a
  * {@code --leader-election...} option: most tests run one operator, and would otherwise wait for the Lease of an
  * operator they killed.
  */
@@ -81,7 +83,7 @@ final class OperatorProcess implements AutoCloseable {
       // no /healthz port: the tests do not read it, and a fixed one (8081) collides with any other Stint on the
       // machine (another checkout's ITs or benchmark), which makes this one exit at start
       List<String> command = new ArrayList<>(List.of(LocalCluster.ROOT.resolve("bin/stint").toString(), "run",
-          "--health-port=0", "--metrics-port=0"));
+          "--health-port=0", "--metrics-port=" + metricsPort()));
       if (Arrays.stream(extraArgs).noneMatch(arg -> arg.startsWith("--leader-election"))) {
         command.add("--leader-election=false");
       }
@@ -114,6 +116,18 @@ final class OperatorProcess implements AutoCloseable {
       return new OperatorProcess(pb.start(), log, t0);
     } catch (IOException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** 0 (off), or a free port when {@code -Dstint.operator.metrics=true}. */
+  private static int metricsPort() {
+    if (!Boolean.getBoolean("stint.operator.metrics")) {
+      return 0;
+    }
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free port for --metrics-port", e);
     }
   }
 
