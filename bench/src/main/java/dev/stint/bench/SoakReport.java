@@ -60,9 +60,9 @@ final class SoakReport {
       new Metric("heap_used_bytes", "heap used (jvm_memory_used_bytes, area heap)", "MiB", 1.0 / (1024 * 1024)));
 
   static void write(Path dir) throws IOException {
-    Map<String, String> env = env(dir.resolve("soak.env"));
-    List<Run> runs = runs(dir);
-    List<Sample> samples = samples(dir.resolve("samples.csv"));
+    Map<String, String> env = SoakFiles.env(dir.resolve("soak.env"));
+    List<Run> runs = SoakFiles.runs(dir);
+    List<Sample> samples = SoakFiles.samples(dir.resolve("samples.csv"));
     long t0 = Long.parseLong(env.getOrDefault("started",
         Long.toString(samples.isEmpty() ? 0 : samples.get(0).time())));
     long tEnd = Long.parseLong(env.getOrDefault("ended", Long.toString(
@@ -326,69 +326,6 @@ final class SoakReport {
       p.span("r" + r.n(), (r.start() - t0) / 60.0, (r.end() - t0) / 60.0);
     }
     p.write(dir.resolve(file));
-  }
-
-  // --- reading --------------------------------------------------------------------------------------------------
-
-  private static Map<String, String> env(Path file) throws IOException {
-    Map<String, String> env = new LinkedHashMap<>();
-    if (Files.exists(file)) {
-      for (String line : Files.readAllLines(file)) {
-        int eq = line.indexOf('=');
-        if (eq > 0) {
-          env.put(line.substring(0, eq), line.substring(eq + 1));
-        }
-      }
-    }
-    return env;
-  }
-
-  private static List<Run> runs(Path dir) throws IOException {
-    List<Run> runs = new ArrayList<>();
-    Path file = dir.resolve("runs.tsv");
-    if (!Files.exists(file)) {
-      return runs;
-    }
-    for (String line : Files.readAllLines(file)) {
-      String[] f = line.split("\t");
-      if (f.length < 5 || f[0].equals("run")) {
-        continue;
-      }
-      Path tally = dir.resolve("runs").resolve(f[0]).resolve("chaos-tally.txt");
-      Path mvn = dir.resolve("runs").resolve(f[0]).resolve("mvn.log");
-      runs.add(new Run(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-          Integer.parseInt(f[4]), Files.exists(tally) ? Files.readString(tally) : "",
-          Files.exists(mvn) ? Files.readString(mvn) : ""));
-    }
-    return runs;
-  }
-
-  static List<Sample> samples(Path file) throws IOException {
-    List<Sample> out = new ArrayList<>();
-    if (!Files.exists(file)) {
-      return out;
-    }
-    List<String> lines = Files.readAllLines(file);
-    String[] header = lines.get(0).split(",", -1);
-    for (String line : lines.subList(1, lines.size())) {
-      String[] f = line.split(",", -1);
-      if (f.length != header.length) {
-        continue; // a line cut short
-      }
-      Map<String, Double> values = new LinkedHashMap<>();
-      for (int i = 3; i < f.length; i++) {
-        if (!f[i].isBlank()) {
-          try {
-            values.put(header[i], Double.parseDouble(f[i]));
-          } catch (NumberFormatException e) {
-            // NaN or garbage from a process that ended while sampled: no value
-          }
-        }
-      }
-      out.add(new Sample(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), values));
-    }
-    out.sort(Comparator.comparingLong(Sample::time));
-    return out;
   }
 
   private static String fmt(double v) {

@@ -65,7 +65,7 @@ class SoakReportTest {
     String threads = md.lines().filter(l -> l.startsWith("| threads")).findFirst().orElseThrow();
     assertThat(threads).contains("**!**"); // one thread more every 30 s in the second lifetime
     assertThat(dir.resolve("rss.png")).exists();
-    List<SoakReport.Sample> samples = SoakReport.samples(dir.resolve("samples.csv"));
+    List<SoakReport.Sample> samples = SoakFiles.samples(dir.resolve("samples.csv"));
     assertThat(samples).hasSize(80);
     assertThat(samples.get(0).values()).isEqualTo(Map.of("rss_kb", 100000.0, "threads", 40.0));
   }
