@@ -31,7 +31,8 @@
 #   --faults=LIST       -Dstint.chaos.faults of every run (default all); without KILL_OPERATOR and PAUSE_LEADER one
 #                       operator process lives through each run, which is what a leak shows in
 #   --interval=S        seconds between samples (default 30)
-#   --out=DIR           report folder (default bench/reports/<yyyy-mm-dd-HHMM>-soak)
+#   --out=DIR           report folder (default bench/reports/<yyyy-mm-dd-HHMM>-soak); one that holds a soak is
+#                       continued (its seed, start, runs and samples go on): a second phase with other --faults
 #   --report-only       only (re)write DIR/soak.md and the plots from DIR's samples and runs (needs --out)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -75,6 +76,11 @@ if [ ! -f operator/target/stint-operator.jar ]; then
 fi
 e2e/testbin.sh cluster >/dev/null   # the cluster's binaries only
 
+# an --out that holds a soak already is continued: its seed, start and runs go on (a second phase, e.g. without the
+# faults that replace the operator, so that the last hour has processes that live long enough for a slope)
+prev() { sed -n "s/^$1=//p" "$OUT/soak.env" 2>/dev/null | tail -1; }
+CONTINUED="$(prev started)"
+[ -z "$CONTINUED" ] || SEED="${SEED:-$(prev seed)}"
 SEED="${SEED:-$(( ((RANDOM << 32) | (RANDOM << 16) | RANDOM) & 0xFFFFFFFFFFFF ))}"
 # run n's seed: a mix of the soak's seed and n (splitmix64's finaliser), as ChaosIT's seeds, 48 bits
 run_seed() {
@@ -83,12 +89,24 @@ run_seed() {
   z=$(( (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * 0x94D049BB133111EB ))
   echo $(( (z ^ ((z >> 31) & 0x1FFFFFFFF)) & 0xFFFFFFFFFFFF ))
 }
-{
-  echo "command=bench/soak.sh $ARGS"
-  echo "seed=$SEED"; echo "minutes=$MINUTES"; echo "rounds_per_run=$ROUNDS"; echo "faults=$FAULTS"
-  echo "interval=$INTERVAL"; echo "cluster_dir=$STINT_CLUSTER_DIR"; echo "git=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- operator core || echo '+changes')"
-  echo "started=$(date +%s)"; echo "cpus=$(nproc)"
-} > "$OUT/soak.env"
+GIT="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- operator core || echo '+changes')"
+if [ -n "$CONTINUED" ]; then
+  {
+    echo "command=$(prev command), then bench/soak.sh $ARGS"
+    echo "seed=$SEED"; echo "minutes=$(( $(prev minutes) + MINUTES ))"
+    echo "rounds_per_run=$(prev rounds_per_run), then $ROUNDS"; echo "faults=$(prev faults), then $FAULTS"
+    echo "interval=$INTERVAL"; echo "cluster_dir=$STINT_CLUSTER_DIR"; echo "git=$(prev git), then $GIT"
+    echo "started=$CONTINUED"; echo "cpus=$(nproc)"
+  } > "$OUT/soak.env.next"
+  mv "$OUT/soak.env.next" "$OUT/soak.env"
+else
+  {
+    echo "command=bench/soak.sh $ARGS"
+    echo "seed=$SEED"; echo "minutes=$MINUTES"; echo "rounds_per_run=$ROUNDS"; echo "faults=$FAULTS"
+    echo "interval=$INTERVAL"; echo "cluster_dir=$STINT_CLUSTER_DIR"; echo "git=$GIT"
+    echo "started=$(date +%s)"; echo "cpus=$(nproc)"
+  } > "$OUT/soak.env"
+fi
 log "seed $SEED, $MINUTES minutes, $ROUNDS rounds per run, faults $FAULTS; cluster $STINT_CLUSTER_DIR; report $OUT"
 
 # --- the sampler ----------------------------------------------------------------------------------------------------

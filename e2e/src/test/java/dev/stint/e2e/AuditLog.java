@@ -32,14 +32,24 @@ final class AuditLog {
    * @param forbidden whether authorization (RBAC) refused it; a 403 of admission (a namespace being deleted, a
    *     quota) is not
    * @param received when the API server received it (by this machine's clock, which the test shares)
+   * @param message the response status's message, "" when none
    */
   record Request(String user, String verb, String apiGroup, String resource, String subresource, String namespace,
-                 String name, int code, String uri, boolean forbidden, Instant received) {
+                 String name, int code, String uri, boolean forbidden, Instant received, String message) {
     private static final Set<String> WRITES = Set.of("create", "update", "patch", "delete", "deletecollection");
 
     /** Whether it asked to change something (a create, update, patch or delete of any object). */
     boolean write() {
       return WRITES.contains(verb);
+    }
+
+    /**
+     * Whether the API server could have carried it out: it answered it (2xx) or judged it against the stored state
+     * (4xx), or timed out (504) after it may have. Any other 5xx failed before it took effect: a request whose body
+     * never came all the way (a client that gave it up after its headers) is answered 500 with the read's error.
+     */
+    boolean answered() {
+      return code < 500 || code == 504;
     }
 
     /** {@code verb group/resource/subresource in namespace}, as a message names it. */
@@ -139,7 +149,7 @@ final class AuditLog {
     return new Request((String) user.get("username"), (String) event.get("verb"), text(ref, "apiGroup"),
         ref.containsKey("resource") ? text(ref, "resource") : null, text(ref, "subresource"), text(ref, "namespace"),
         text(ref, "name"), code.intValue(), (String) event.get("requestURI"), forbidden,
-        Instant.parse((String) event.get("requestReceivedTimestamp")));
+        Instant.parse((String) event.get("requestReceivedTimestamp")), text(response, "message"));
   }
 
   private static String text(Map<String, Object> map, String key) {

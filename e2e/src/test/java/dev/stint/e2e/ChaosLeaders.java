@@ -20,8 +20,9 @@ import java.util.stream.Collectors;
  * the round's driving steps happens under the standby, then the leader is woken (SIGCONT). Its connections and
  * buffered watch events are all there at once when it wakes, with a cache that the standby's work has made stale;
  * it must exit with code 1 ("Lost leadership") and, by the audit log, make no write from its wake on: no create,
- * update, patch or delete of anything, the Lease included. Then the standby stops and the run goes on with one
- * operator again.
+ * update, patch or delete of anything, the Lease included, that the API server answered or judged. A write the
+ * fence stopped between its headers and its body reaches the log as a request the server failed to read (500); it
+ * carried nothing out, and is printed, not counted. Then the standby stops and the run goes on with one operator again.
  */
 final class ChaosLeaders {
   private static final Duration START = Duration.ofSeconds(120);
@@ -56,7 +57,17 @@ final class ChaosLeaders {
 
     run.paused = leader.process;
     leader.process.pause();
-    await().atMost(TAKEOVER).until(() -> standby.identity.equals(holder(lease)));
+    System.out.println("           " + leader.identity + " (pid " + leader.process.pid() + ") paused at "
+        + Instant.now() + ", state " + leader.process.kernelState());
+    if (!tookOver(lease, leader, standby)) {
+      leader.process.resume();
+      run.paused = null;
+      closeQuietly(leader.process);
+      closeQuietly(standby.process);
+      run.operator = run.startOperator();
+      whileFrozen.run(); // the plan's step, under one operator again, so that the round's expectations still hold
+      return;
+    }
     awaitLog(standby, "Became leader (" + standby.identity + ")");
     System.out.println("           " + standby.identity + " took Lease " + lease + " over from the frozen "
         + leader.identity);
@@ -69,6 +80,25 @@ final class ChaosLeaders {
     checkWokenLeader(leader, woken, audit);
     closeQuietly(standby.process);
     run.operator = run.startOperator();
+  }
+
+  /**
+   * Whether the standby took the Lease over within {@link #TAKEOVER}; if not, a finding that says what the kernel and
+   * the Lease said then (the soak trial's seed 256938156115911 saw a "paused" leader renew its Lease throughout).
+   */
+  private boolean tookOver(String lease, Replica leader, Replica standby) {
+    try {
+      await().atMost(TAKEOVER).until(() -> standby.identity.equals(holder(lease)));
+      return true;
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      Lease found = run.client.resources(Lease.class).inNamespace(run.ns).withName(lease).get();
+      run.findings.add("the standby " + standby.identity + " did not take Lease " + lease + " over within "
+          + TAKEOVER.toSeconds() + " s of pausing " + leader.identity + " (pid " + leader.process.pid() + ", state "
+          + leader.process.kernelState() + " now; standby pid " + standby.process.pid() + ", state "
+          + standby.process.kernelState() + "); the Lease: " + (found == null ? "none" : found.getSpec())
+          + "; logs " + leader.process.logFile() + ", " + standby.process.logFile());
+      return false;
+    }
   }
 
   /** It exits with code 1, having said why, and the audit log shows no write of its from its wake on. */
@@ -89,10 +119,15 @@ final class ChaosLeaders {
       throw new IllegalStateException("the audit log shows no request of " + leader.user + ": the local cluster "
           + "was started by an older e2e/cluster.sh (e2e/cluster.sh down, then up)");
     }
-    List<String> writes = requests.stream().filter(r -> r.write() && !r.received().isBefore(woken))
+    List<AuditLog.Request> afterWaking = requests.stream().filter(r -> r.write() && !r.received().isBefore(woken))
+        .toList();
+    List<String> writes = afterWaking.stream().filter(AuditLog.Request::answered)
         .map(r -> r.received() + " " + r.describe()).toList();
+    List<String> cutShort = afterWaking.stream().filter(r -> !r.answered())
+        .map(r -> r.received() + " " + r.describe() + " (" + r.message() + ")").toList();
     System.out.println("           " + leader.identity + " woken at " + woken + ": " + writes.size()
-        + " write(s) after waking, " + requests.size() + " request(s) of " + leader.user + " in the audit log");
+        + " write(s) after waking, " + requests.size() + " request(s) of " + leader.user + " in the audit log"
+        + (cutShort.isEmpty() ? "" : "; failed in the API server, not carried out: " + String.join("; ", cutShort)));
     if (!writes.isEmpty()) {
       run.findings.add("the leader " + leader.identity + ", paused past its Lease and woken at " + woken
           + ", wrote after waking (audit log, user " + leader.user + "): "

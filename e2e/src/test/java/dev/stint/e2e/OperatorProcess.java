@@ -208,6 +208,19 @@ final class OperatorProcess implements AutoCloseable {
     return process.exitValue();
   }
 
+  /**
+   * The process's state as the kernel tells it ({@code /proc/<pid>/stat}: R running, S sleeping, T stopped, Z
+   * zombie...), or "gone".
+   */
+  String kernelState() {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch (IOException | RuntimeException e) {
+      return "gone";
+    }
+  }
+
   long pid() {
     return process.pid();
   }

@@ -12,7 +12,9 @@ import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
@@ -22,8 +24,19 @@ import javax.net.ssl.SSLParameters;
  * ({@link StreamedWatch}). Everything else is the JDK's client as fabric8 configures it.
  */
 public class JdkClientFactory extends JdkHttpClientFactory {
+  private volatile SendGate gate = SendGate.OPEN;
+
   /** Public and without arguments: the operator's {@code HttpClientChoice} makes every factory it names this way. */
   public JdkClientFactory() {
+  }
+
+  /**
+   * Every client this factory makes, from now on or before, sends a request only while {@code gate} lets it:
+   * asked when fabric8 hands the request over and again when its body is about to go ({@link SendGate}).
+   */
+  public JdkClientFactory gatedBy(SendGate gate) {
+    this.gate = gate;
+    return this;
   }
 
   /** Whether watches are read as HTTP streams ({@link StreamedWatch}) rather than over WebSockets. */
@@ -33,11 +46,11 @@ public class JdkClientFactory extends JdkHttpClientFactory {
 
   @Override
   protected HttpClient.Builder createNewHttpClientBuilder() {
-    return new WholeMessagesClientBuilder(super.createNewHttpClientBuilder(), streamsWatches());
+    return new WholeMessagesClientBuilder(super.createNewHttpClientBuilder(), streamsWatches(), this);
   }
 
   /** Builds the JDK's client as asked, then wraps it. */
-  private record WholeMessagesClientBuilder(HttpClient.Builder builder, boolean streams)
+  private record WholeMessagesClientBuilder(HttpClient.Builder builder, boolean streams, JdkClientFactory factory)
       implements HttpClient.Builder {
     @Override
     public HttpClient.Builder cookieHandler(CookieHandler cookieHandler) {
@@ -101,21 +114,58 @@ public class JdkClientFactory extends JdkHttpClientFactory {
 
     @Override
     public HttpClient build() {
-      return new WholeMessagesClient(builder.build(), streams);
+      return new WholeMessagesClient(builder.build(), streams, factory);
     }
   }
 
   /**
-   * The JDK's client, whose WebSocket listeners get whole text messages. fabric8 calls {@code sendAsync},
-   * {@code newWebSocketBuilder} and {@code executor} on it; the rest is passed through as well.
+   * The JDK's client, whose WebSocket listeners get whole text messages and whose requests pass the factory's
+   * {@link SendGate}. fabric8 calls {@code sendAsync}, {@code newWebSocketBuilder} and {@code executor} on it; the rest
+   * is passed through as well.
    */
   private static final class WholeMessagesClient extends HttpClient {
     private final HttpClient client;
     private final boolean streams;
+    private final JdkClientFactory factory;
 
-    WholeMessagesClient(HttpClient client, boolean streams) {
+    WholeMessagesClient(HttpClient client, boolean streams, JdkClientFactory factory) {
       this.client = client;
       this.streams = streams;
+      this.factory = factory;
+    }
+
+    /**
+     * {@code request} sent by {@code send} behind the factory's gate: refused now, or its body refused when the
+     * client asks for it. Then the answer fails at once with the gate's reason, whatever the JDK's own path does with
+     * the failed body (HTTP/1.1 closes the connection, HTTP/2 resets the stream; an h2c upgrade's exchange was seen never
+     * to end, and cancelling it left the connection open with the server waiting for the body).
+     */
+    private <T> CompletableFuture<HttpResponse<T>> gated(HttpRequest request,
+        Function<HttpRequest, CompletableFuture<HttpResponse<T>>> send) {
+      SendGate gate = factory.gate;
+      if (gate == SendGate.OPEN) {
+        return send.apply(request);
+      }
+      RuntimeException refusal = gate.refusal(request.method(), request.uri());
+      if (refusal != null) {
+        return CompletableFuture.failedFuture(refusal);
+      }
+      if (request.bodyPublisher().isEmpty()) {
+        return send.apply(request);
+      }
+      CompletableFuture<HttpResponse<T>> answer = new CompletableFuture<>();
+      GatedBody body = new GatedBody(request.bodyPublisher().get(),
+          () -> gate.refusal(request.method(), request.uri()), answer::completeExceptionally);
+      CompletableFuture<HttpResponse<T>> sent =
+          send.apply(HttpRequest.newBuilder(request, (name, value) -> true).method(request.method(), body).build());
+      sent.whenComplete((response, failure) -> {
+        if (failure == null) {
+          answer.complete(response);
+        } else {
+          answer.completeExceptionally(failure);
+        }
+      });
+      return answer;
     }
 
     @Override
@@ -127,19 +177,26 @@ public class JdkClientFactory extends JdkHttpClientFactory {
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request,
                                                             HttpResponse.BodyHandler<T> handler) {
-      return client.sendAsync(request, handler);
+      return gated(request, gatedRequest -> client.sendAsync(gatedRequest, handler));
     }
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
                                                             HttpResponse.PushPromiseHandler<T> pushPromises) {
-      return client.sendAsync(request, handler, pushPromises);
+      return gated(request, gatedRequest -> client.sendAsync(gatedRequest, handler, pushPromises));
     }
 
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
         throws IOException, InterruptedException {
-      return client.send(request, handler);
+      try {
+        return sendAsync(request, handler).get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException refusal) {
+          throw refusal;
+        }
+        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+      }
     }
 
     @Override

@@ -5,9 +5,11 @@ import dev.stint.core.LeaseFence;
 import dev.stint.core.metrics.ApiRequestMetrics;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.kubeclient.ClientSerialization;
+import dev.stint.kubeclient.JdkClientFactory;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
 
 /**
  * The client of {@code run}: fabric8's client over the chosen HTTP client, with the operator's serialization
@@ -48,8 +50,12 @@ final class ClientConfig {
                                  LeaseFence fence) {
     ApiRequestMetrics counter = metrics == null ? null : new ApiRequestMetrics(metrics.registry());
     // one consumer for both: a second withHttpClientBuilderConsumer would replace the first
+    HttpClient.Factory factory = http.factory(config);
+    if (fence != null && factory instanceof JdkClientFactory jdk) {
+      jdk.gatedBy(fence); // asked again just before a body goes: the other clients have only the interceptor
+    }
     KubernetesClientBuilder builder = ClientSerialization.on(new KubernetesClientBuilder()).withConfig(config)
-        .withHttpClientFactory(http.factory(config));
+        .withHttpClientFactory(factory);
     return builder.withHttpClientBuilderConsumer(builderOfClient -> {
       if (limiter != null) {
         builderOfClient.addOrReplaceInterceptor(ApiRateLimiter.NAME, limiter);

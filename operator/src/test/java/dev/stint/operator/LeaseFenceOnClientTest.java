@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,8 +32,10 @@ import org.junit.jupiter.api.Test;
  */
 class LeaseFenceOnClientTest {
   private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
-  private final LeaseFence fence = new LeaseFence("default", "stint", "replica-a", Duration.ofSeconds(10), nanos::get,
-      Clock.systemUTC());
+  /** Asks of the clock left before it jumps by 11 s, as if the process froze right after that ask; -1: never. */
+  private final AtomicInteger asksBeforeFreeze = new AtomicInteger(-1);
+  private final LeaseFence fence = new LeaseFence("default", "stint", "replica-a", Duration.ofSeconds(10),
+      this::nanoTime, Clock.systemUTC());
   private EmbeddedApiServer server;
   private KubernetesClient client;
   private KubernetesClient admin;
@@ -80,6 +83,20 @@ class LeaseFenceOnClientTest {
   }
 
   @Test
+  void aWriteFrozenBetweenTheInterceptorAndItsBodyIsNotCarriedOut() {
+    Lock lock = fence.watching(new LeaseLock("default", "stint", "replica-a"));
+    ZonedDateTime now = ZonedDateTime.now(Clock.systemUTC());
+    lock.create(client, new LeaderElectionRecord("replica-a", Duration.ofSeconds(15), now, now, 0));
+    fence.startedLeading();
+
+    asksBeforeFreeze.set(1); // the interceptor's ask passes, then the process "freezes" past the renew deadline
+
+    assertThatThrownBy(() -> client.pods().resource(pod("late")).create())
+        .hasStackTraceContaining("POST /api/v1/namespaces/default/pods not sent");
+    assertThat(admin.pods().inNamespace("default").withName("late").get()).isNull();
+  }
+
+  @Test
   void aStandbyThatNeverLedSendsItsOwnEvents() {
     admin.resource(new LeaseBuilder().withNewMetadata().withName("stint").withNamespace("default").endMetadata()
         .withNewSpec().withHolderIdentity("replica-b").endSpec().build()).create();
@@ -88,6 +105,13 @@ class LeaseFenceOnClientTest {
         .withReason("KindNotServed").build()).create();
 
     assertThat(admin.v1().events().inNamespace("default").withName("kind-down").get()).isNotNull();
+  }
+
+  private long nanoTime() {
+    if (asksBeforeFreeze.get() >= 0 && asksBeforeFreeze.getAndDecrement() == 0) {
+      nanos.addAndGet(Duration.ofSeconds(11).toNanos());
+    }
+    return nanos.get();
   }
 
   private static io.fabric8.kubernetes.api.model.Pod pod(String name) {
