@@ -78,7 +78,7 @@ e2e/testbin.sh cluster >/dev/null   # the cluster's binaries only
 
 # an --out that holds a soak already is continued: its seed, start and runs go on (a second phase, e.g. without the
 # faults that replace the operator, so that the last hour has processes that live long enough for a slope)
-prev() { sed -n "s/^$1=//p" "$OUT/soak.env" 2>/dev/null | tail -1; }
+prev() { [ -f "$OUT/soak.env" ] || return 0; sed -n "s/^$1=//p" "$OUT/soak.env" | tail -1; }
 CONTINUED="$(prev started)"
 [ -z "$CONTINUED" ] || SEED="${SEED:-$(prev seed)}"
 SEED="${SEED:-$(( ((RANDOM << 32) | (RANDOM << 16) | RANDOM) & 0xFFFFFFFFFFFF ))}"
