@@ -165,6 +165,12 @@ public class JdkClientFactory extends JdkHttpClientFactory {
           answer.completeExceptionally(failure);
         }
       });
+      // a caller that cancels (fabric8 on its own timeout) cancels the exchange, as it would the JDK's own future
+      answer.whenComplete((response, failure) -> {
+        if (answer.isCancelled()) {
+          sent.cancel(true);
+        }
+      });
       return answer;
     }
 
