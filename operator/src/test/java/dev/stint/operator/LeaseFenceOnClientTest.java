@@ -57,10 +57,7 @@ class LeaseFenceOnClientTest {
 
   @Test
   void aLeaderPastItsRenewDeadlineSendsNoWriteButReadsAndRenewsItsLease() {
-    Lock lock = fence.watching(new LeaseLock("default", "stint", "replica-a"));
-    ZonedDateTime now = ZonedDateTime.now(Clock.systemUTC());
-    lock.create(client, new LeaderElectionRecord("replica-a", Duration.ofSeconds(15), now, now, 0));
-    fence.startedLeading();
+    Lock lock = leading();
     client.pods().resource(pod("before")).create();
 
     nanos.addAndGet(Duration.ofSeconds(11).toNanos()); // frozen for 11 s
@@ -84,10 +81,7 @@ class LeaseFenceOnClientTest {
 
   @Test
   void aWriteFrozenBetweenTheInterceptorAndItsBodyIsNotCarriedOut() {
-    Lock lock = fence.watching(new LeaseLock("default", "stint", "replica-a"));
-    ZonedDateTime now = ZonedDateTime.now(Clock.systemUTC());
-    lock.create(client, new LeaderElectionRecord("replica-a", Duration.ofSeconds(15), now, now, 0));
-    fence.startedLeading();
+    leading();
 
     asksBeforeFreeze.set(1); // the interceptor's ask passes, then the process "freezes" past the renew deadline
 
@@ -105,6 +99,15 @@ class LeaseFenceOnClientTest {
         .withReason("KindNotServed").build()).create();
 
     assertThat(admin.v1().events().inNamespace("default").withName("kind-down").get()).isNotNull();
+  }
+
+  /** This process took the Lease (its first renewal made through the fence's lock) and leads. */
+  private Lock leading() {
+    Lock lock = fence.watching(new LeaseLock("default", "stint", "replica-a"));
+    ZonedDateTime now = ZonedDateTime.now(Clock.systemUTC());
+    lock.create(client, new LeaderElectionRecord("replica-a", Duration.ofSeconds(15), now, now, 0));
+    fence.startedLeading();
+    return lock;
   }
 
   private long nanoTime() {
