@@ -240,8 +240,8 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     }
     // the events tell of the status transitions just written: recorded with them, even if a later action fails
     decision.events().forEach(e -> events.record(job, e));
-    // one Warning (and log line) per distinct cause of pods that cannot run, not one per pass
-    memory.waiting().fresh(pass.uid(), decision.waiting(), pass.now())
+    // one Warning (and log line) per distinct cause of pods that cannot run, not one per pass nor per process
+    memory.waiting().fresh(pass.uid(), decision.waiting(), pass.now(), job.getStatus())
         .forEach(c -> events.record(job, JobEvent.warning(kind + c.cause(), c.message())));
     // a held status too: its metrics (the last pod of a suspension gone) count from now, not from its write
     lifecycle.record(pass.uid(), kind, job.getStatus() == null ? new JobStatus() : job.getStatus(), status.status(),

@@ -65,6 +65,24 @@ class PodsWaitingOnMockServerTest extends MockServerEngineTest {
   }
 
   @Test
+  void aRestartedOperatorDoesNotAnnounceAgainWhatTheConditionShowsButDoesANewCause() {
+    create(TestJobs.job("stuck").workers(2).build());
+    await().untilAsserted(() -> assertThat(pods("stuck")).hasSize(2));
+    pods("stuck").forEach(p -> kubelet.unschedulable(p.getMetadata().getName(), KubeletStatuses.NO_GPU));
+    await().ignoreExceptions().untilAsserted(() -> assertThat(waiting("stuck").getReason())
+        .isEqualTo("TestJobUnschedulable"));
+    assertThat(occurrences("TestJobUnschedulable")).isEqualTo(1);
+
+    restartOperator(); // a new process: what the last one announced is not in its memory, the condition is
+    kubelet.waiting("stuck-worker-1", "ImagePullBackOff", "Back-off pulling image \"busybox\"");
+    await().ignoreExceptions().untilAsserted(() -> assertThat(waiting("stuck").getReason())
+        .isEqualTo("TestJobImagePullBackOff"));
+
+    assertThat(occurrences("TestJobImagePullBackOff")).as("a cause the condition did not show").isEqualTo(1);
+    assertThat(occurrences("TestJobUnschedulable")).as("shown by the condition before the restart").isEqualTo(1);
+  }
+
+  @Test
   void aCrashLoopingWorkerTakesRunningBackAndIsAnnouncedOnceThoughItRunsBetweenRestarts() {
     createRunning("loop", 2);
     kubelet.crashLooping("loop-worker-1", 1);
