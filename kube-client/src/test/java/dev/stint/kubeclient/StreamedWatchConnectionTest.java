@@ -22,23 +22,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +40,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class StreamedWatchTest {
+/**
+ * A {@link StreamedWatch} against a fake API server: a fabric8 watch through it, what is sent, what a refusal, a
+ * timeout and a close do, and which requests are served as streams, at what address.
+ */
+class StreamedWatchConnectionTest {
   private static final String ADDED = "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
       + "\"metadata\":{\"name\":\"%s\",\"namespace\":\"ns\",\"resourceVersion\":\"%d\"}}}\n";
 
@@ -296,207 +293,7 @@ class StreamedWatchTest {
     assertThat(StreamedWatch.httpUri(URI.create(webSocket))).hasToString(http);
   }
 
-  /**
-   * The body's thread queues lines and ends the stream while the listener, on threads of its own, asks for one line
-   * at a time: in every round each line is handed out once, in order, and the end after the last.
-   */
-  @Test
-  void linesAndTheEndAreHandedOutInOrderWhateverTheThreads() throws Exception {
-    java.util.concurrent.ExecutorService askers = java.util.concurrent.Executors.newFixedThreadPool(2);
-    try {
-      for (int round = 0; round < 200; round++) {
-        List<String> told = new CopyOnWriteArrayList<>();
-        CountDownLatch ended = new CountDownLatch(1);
-        WebSocket.Listener listener = new WebSocket.Listener() {
-          @Override
-          public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            told.add(data.toString());
-            askers.execute(() -> webSocket.request(1));
-            return null;
-          }
-
-          @Override
-          public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-            told.add("close");
-            ended.countDown();
-            return null;
-          }
-        };
-        StreamedWatch watch = new StreamedWatch(listener, Runnable::run);
-        FakeSubscription subscription = new FakeSubscription();
-        watch.onSubscribe(subscription);
-        askers.execute(() -> watch.request(1));
-        for (int chunk = 0; chunk < 5; chunk++) {
-          subscription.awaitAsked(chunk + 1);
-          watch.onNext(List.of(ByteBuffer.wrap(("{\"n\":" + (2 * chunk) + "}\n{\"n\":" + (2 * chunk + 1) + "}\n")
-              .getBytes(StandardCharsets.UTF_8))));
-        }
-        watch.onComplete();
-        assertThat(ended.await(10, TimeUnit.SECONDS)).as("round " + round + ": " + told).isTrue();
-        assertThat(told).as("round " + round).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}",
-            "{\"n\":4}", "{\"n\":5}", "{\"n\":6}", "{\"n\":7}", "{\"n\":8}", "{\"n\":9}", "close");
-      }
-    } finally {
-      askers.shutdownNow();
-    }
-  }
-
-  /**
-   * The body's last lines and its end arrive on another thread just as the handing out found no line left: the end
-   * is told only after those lines.
-   */
-  @Test
-  void theEndArrivingWithTheLastLinesIsToldAfterThem() {
-    RecordingListener listener = new RecordingListener();
-    AtomicReference<Runnable> arrival = new AtomicReference<>();
-    Queue<String> lines = new java.util.concurrent.ConcurrentLinkedQueue<>() {
-      @Override
-      public boolean isEmpty() {
-        boolean empty = super.isEmpty();
-        Runnable arriving = arrival.getAndSet(null);
-        if (empty && arriving != null) {
-          arriving.run(); // after the look, before the end is read
-        }
-        return empty;
-      }
-    };
-    StreamedWatch watch = new StreamedWatch(listener, Runnable::run, lines);
-    watch.onSubscribe(new FakeSubscription());
-    watch.request(5);
-    arrival.set(() -> {
-      watch.onNext(List.of(ByteBuffer.wrap("{\"last\":1}\n".getBytes(StandardCharsets.UTF_8))));
-      watch.onComplete();
-    });
-    watch.request(1); // looks at the lines: none yet
-    assertThat(listener.events).containsExactly("{\"last\":1}", "close 1000");
-  }
-
-  @Test
-  void aListenerThatThrowsEndsTheWatchWithAnErrorToldOnce() {
-    RecordingListener listener = new RecordingListener() {
-      @Override
-      public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-        throw new IllegalStateException("the listener broke");
-      }
-    };
-    StreamedWatch watch = new StreamedWatch(listener, Runnable::run);
-    FakeSubscription subscription = new FakeSubscription();
-    watch.onSubscribe(subscription);
-    watch.onNext(List.of(ByteBuffer.wrap("{}\n{}\n".getBytes(StandardCharsets.UTF_8))));
-    watch.request(2);
-    watch.onComplete();
-    assertThat(listener.events).containsExactly("error java.lang.IllegalStateException: the listener broke");
-    assertThat(subscription.cancelled).isTrue();
-    assertThat(watch.isInputClosed()).isTrue();
-  }
-
-  @Test
-  void aStreamWithoutNewlinesEndsInAnErrorInsteadOfGrowingWithoutBound() {
-    Queue<String> out = new ArrayDeque<>();
-    StreamLines splitter = new StreamLines(out, 100);
-    splitter.accept(ByteBuffer.wrap(new byte[60]));
-    assertThatThrownBy(() -> splitter.accept(ByteBuffer.wrap(new byte[60])))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("longer than 100 bytes without a newline");
-    assertThat(out).isEmpty();
-  }
-
-  /** A body's subscription that counts what was asked for and whether it was cancelled. */
-  private static final class FakeSubscription implements java.util.concurrent.Flow.Subscription {
-    private final java.util.concurrent.atomic.AtomicLong asked = new java.util.concurrent.atomic.AtomicLong();
-    volatile boolean cancelled;
-
-    @Override
-    public void request(long n) {
-      asked.addAndGet(n);
-    }
-
-    @Override
-    public void cancel() {
-      cancelled = true;
-    }
-
-    void awaitAsked(long count) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (asked.get() < count) {
-        assertThat(System.nanoTime()).as("asked for chunk " + count + " within 10 s").isLessThan(deadline);
-        java.util.concurrent.locks.LockSupport.parkNanos(20_000);
-      }
-    }
-  }
-
-  static Stream<Arguments> pieces() {
-    byte[] accented = "{\"a\":\"é€\"}\n".getBytes(StandardCharsets.UTF_8); // é is 2 bytes, € is 3
-    return Stream.of(
-        Arguments.of("one line in one piece", pieces("{\"a\":1}\n"), List.of("{\"a\":1}"), 0),
-        Arguments.of("two lines in one piece", pieces("{}\n{\"b\":2}\n"), List.of("{}", "{\"b\":2}"), 0),
-        Arguments.of("a line in three pieces", pieces("{\"a\"", ":1", "}\n"), List.of("{\"a\":1}"), 0),
-        Arguments.of("characters cut between pieces", List.of(Arrays.copyOfRange(accented, 0, 8),
-            Arrays.copyOfRange(accented, 8, 10), Arrays.copyOfRange(accented, 10, accented.length)),
-            List.of("{\"a\":\"é€\"}"), 0),
-        Arguments.of("a line's end and the next's start in one piece", pieces("{\"a\"", ":1}\n{\"b\"", ":2}\n"),
-            List.of("{\"a\":1}", "{\"b\":2}"), 0),
-        Arguments.of("empty lines skipped", pieces("\n{}\n\n"), List.of("{}"), 0),
-        Arguments.of("a line not yet ended is held", pieces("{}\n{\"b\""), List.of("{}"), 4));
-  }
-
-  private static List<byte[]> pieces(String... pieces) {
-    return Stream.of(pieces).map(piece -> piece.getBytes(StandardCharsets.UTF_8)).toList();
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("pieces")
-  void linesAreCutOnNewlinesAndDecodedOnce(String name, List<byte[]> pieces, List<String> lines, int pending) {
-    for (boolean direct : new boolean[] {false, true}) {
-      Queue<String> out = new ArrayDeque<>();
-      StreamLines splitter = new StreamLines(out);
-      for (byte[] piece : pieces) {
-        splitter.accept(buffer(piece, direct));
-      }
-      assertThat(new ArrayList<>(out)).as("direct buffers: " + direct).containsExactlyElementsOf(lines);
-      assertThat(splitter.pending()).isEqualTo(pending);
-    }
-  }
-
-  /** The piece's bytes, inside a larger buffer at an offset (or a direct one), as the HTTP client hands them. */
-  private static ByteBuffer buffer(byte[] piece, boolean direct) {
-    byte[] bytes = new byte[piece.length + 2];
-    System.arraycopy(piece, 0, bytes, 2, piece.length);
-    if (direct) {
-      ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length);
-      buffer.put(bytes).flip();
-      return buffer.position(2).slice();
-    }
-    return ByteBuffer.wrap(bytes, 2, piece.length).slice();
-  }
-
   private URI watchUri() {
     return URI.create("ws://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/namespaces/ns/pods?watch=true");
-  }
-
-  /** Records what a WebSocket listener is told, and never asks for more itself. */
-  private static class RecordingListener implements WebSocket.Listener {
-    final List<String> events = new CopyOnWriteArrayList<>();
-
-    @Override
-    public void onOpen(WebSocket webSocket) {
-      events.add("open");
-    }
-
-    @Override
-    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-      events.add(data.toString());
-      return null;
-    }
-
-    @Override
-    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-      events.add("close " + statusCode);
-      return null;
-    }
-
-    @Override
-    public void onError(WebSocket webSocket, Throwable error) {
-      events.add("error " + error);
-    }
   }
 }
