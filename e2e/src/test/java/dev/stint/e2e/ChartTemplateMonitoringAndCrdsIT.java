@@ -19,9 +19,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The objects charts/stint adds to deploy/'s install, rendered by the real helm: the ServiceMonitor and the
@@ -30,20 +29,8 @@ import org.junit.jupiter.api.Test;
 class ChartTemplateMonitoringAndCrdsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** charts/stint rendered by helm template, as objects. */
-  private static HelmTemplate helm;
-
-  @BeforeAll
-  static void setUp() {
-    Testbin.helm(); // skips (or fails in the build) without helm, before anything else
-    helm = new HelmTemplate();
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (helm != null) {
-      helm.close();
-    }
-  }
+  @RegisterExtension
+  static final HelmTemplate helm = new HelmTemplate();
 
   /** Monitoring off, the PrometheusRule and ServiceMonitor on: the rules of deploy/monitoring, for the release's job. */
   @Test

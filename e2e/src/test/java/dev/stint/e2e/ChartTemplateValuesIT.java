@@ -20,9 +20,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * charts/stint's values with no variant of deploy/ (security contexts, image digest, an existing ServiceAccount, the
@@ -31,20 +30,8 @@ import org.junit.jupiter.api.Test;
  */
 class ChartTemplateValuesIT {
   /** charts/stint rendered by helm template, as objects. */
-  private static HelmTemplate helm;
-
-  @BeforeAll
-  static void setUp() {
-    Testbin.helm(); // skips (or fails in the build) without helm, before anything else
-    helm = new HelmTemplate();
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (helm != null) {
-      helm.close();
-    }
-  }
+  @RegisterExtension
+  static final HelmTemplate helm = new HelmTemplate();
 
   @Test
   void valuesThatCannotWorkAreRefusedWithAReason() throws IOException {

@@ -24,8 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,7 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ChartTemplateVariantsIT {
   /** charts/stint rendered by helm template, as objects. */
-  private static HelmTemplate helm;
+  @RegisterExtension
+  static final HelmTemplate helm = new HelmTemplate();
 
   /** A variant of deploy/ and the chart's values that mean the same. */
   record Variant(String name, String kustomization, String values) {
@@ -68,19 +68,6 @@ class ChartTemplateVariantsIT {
             "gangScheduling: {schedulerName: volcano}"),
         new Variant("kueue", withComponent("kueue", "--kueue=native"), "kueue: {mode: native}"))
         .map(Arguments::of);
-  }
-
-  @BeforeAll
-  static void setUp() {
-    Testbin.helm(); // skips (or fails in the build) without helm, before anything else
-    helm = new HelmTemplate();
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (helm != null) {
-      helm.close();
-    }
   }
 
   @ParameterizedTest(name = "{0}")

@@ -16,21 +16,33 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * charts/stint rendered by the real helm ({@code helm template}), read back as objects by a client that only parses
- * YAML: it never connects, so the chart tests need helm and no cluster. Open one per test class, after
- * {@link Testbin#helm()} has skipped (or failed) the class without helm.
+ * YAML: it never connects, so the chart tests need helm and no cluster. A test class registers one
+ * ({@code @RegisterExtension static final HelmTemplate helm = new HelmTemplate();}): before its tests,
+ * {@link Testbin#helm()} skips (or fails) the class without helm, and the client is closed after them.
  */
-final class HelmTemplate implements AutoCloseable {
+final class HelmTemplate implements BeforeAllCallback, AfterAllCallback {
   static final String CHART = "charts/stint";
   /** A client that only parses YAML: it never connects. */
-  private final KubernetesClient parser = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
-      .withMasterUrl("https://127.0.0.1:1").build()).build();
+  private KubernetesClient parser;
 
   @Override
-  public void close() {
-    parser.close();
+  public void beforeAll(ExtensionContext context) {
+    Testbin.helm(); // skips (or fails in the build) without helm, before anything else
+    parser = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").build())
+        .build();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    if (parser != null) {
+      parser.close();
+    }
   }
 
   /** {@code helm template stint charts/stint -n stint-system -f <values>}, as objects. */
