@@ -64,9 +64,38 @@ class SoakReportTest {
     assertThat(rss).contains("+0.0%").doesNotContain("**!**");
     String threads = md.lines().filter(l -> l.startsWith("| threads")).findFirst().orElseThrow();
     assertThat(threads).contains("**!**"); // one thread more every 30 s in the second lifetime
+    // the window (the last half: 1200 s) holds the second lifetime alone: its own first and last samples
+    String one = md.substring(md.indexOf("## One process through the window"));
+    assertThat(one).contains("pid 2, 38 samples from 60 to 1170 s of its age, covering 1110 s of the window's 1200 s");
+    assertThat(one.lines().filter(l -> l.startsWith("| RSS")).findFirst().orElseThrow())
+        .isEqualTo("| RSS (MiB) | 195 | 195 | 195 | 195 | +0.0% | +0.0% |");
+    assertThat(one.lines().filter(l -> l.startsWith("| threads")).findFirst().orElseThrow())
+        .startsWith("| threads (OS) | 42 | 79 | 42 | 79 | +88.1% **!** |");
     assertThat(dir.resolve("rss.png")).exists();
     List<SoakReport.Sample> samples = SoakFiles.samples(dir.resolve("samples.csv"));
     assertThat(samples).hasSize(80);
     assertThat(samples.get(0).values()).isEqualTo(Map.of("rss_kb", 100000.0, "threads", 40.0));
+  }
+
+  @Test
+  void theProcessThroughTheWindowIsTheOneCoveringMostOfIt() {
+    List<SoakReport.Sample> early = List.of(sample(1, 0, 100), sample(1, 0, 3000));
+    List<SoakReport.Sample> late = List.of(sample(2, 2000, 2030), sample(2, 2000, 2100), sample(2, 2000, 2400),
+        sample(2, 2000, 2700));
+    List<SoakReport.Sample> brief = List.of(sample(3, 3500, 3570), sample(3, 3500, 3640));
+    // from 2000: the first covers 3000 alone (one sample, no span), the second 2100..2700 (its sample at 30 s of
+    // age is warm-up), the third 70 s
+    assertThat(LongestLifetime.in(List.of(early, late, brief), 2000)).hasValueSatisfying(l -> {
+      assertThat(l).extracting(SoakReport.Sample::pid).containsOnly(2L);
+      assertThat(l).extracting(SoakReport.Sample::time).containsExactly(2100L, 2400L, 2700L);
+    });
+    // from 0 the first lifetime covers 3000 s
+    assertThat(LongestLifetime.in(List.of(early, late, brief), 0)).hasValueSatisfying(
+        l -> assertThat(l).extracting(SoakReport.Sample::pid).containsOnly(1L));
+    assertThat(LongestLifetime.in(List.of(brief), 4000)).isEmpty();
+  }
+
+  private static SoakReport.Sample sample(long pid, long start, long time) {
+    return new SoakReport.Sample(time, pid, start, Map.of("rss_kb", 200_000.0));
   }
 }
