@@ -5,105 +5,19 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stint.e2e.LocalKueue.FlavorQuota;
 import dev.stint.pytorch.PyTorchJob;
-import dev.stint.spi.api.JobStatus;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Stint with {@code --kueue=native} against the real Kueue v0.17.0, configured with {@code externalFrameworks} only
- * (no webhook, no Kueue integration for Stint's kinds): Stint creates each PyTorchJob's Workload, runs no pod before
- * admission, builds the pods on the admitted flavor, reports PodsReady and Finished, and hands the quota back after a
- * preemption or a pods-ready timeout. Each test has its own namespace and ClusterQueue (pool-a and pool-b flavors).
+ * Stint with {@code --kueue=native} against the real Kueue (see {@link KueueNativeCase}): admission and queueing.
+ * Stint creates each PyTorchJob's Workload, runs no pod before admission, builds the pods on the admitted flavor and
+ * reports PodsReady and Finished; a queue and priority by default; preemption by priority and re-admission elsewhere;
+ * a pods-ready timeout; partial admission of an elastic job; a job shrunk or made urgent while it waits.
  */
-class KueueNativeIT {
-  static final Duration WAIT = Duration.ofSeconds(90);
-  OperatorInNamespace cluster;
-  KubernetesClient client;
-  String ns;
-  LocalKueue kueue;
-  KueueScenario jobs;
-
-  @BeforeEach
-  void setUp() {
-    KubernetesClient probe = LocalCluster.client();
-    LocalCluster.installCrds();
-    ns = LocalCluster.namespace(probe, "kueue-native");
-    kueue = LocalKueue.start(probe, ns, FlavorQuota.of(LocalKueue.FLAVOR_A, "2"),
-        FlavorQuota.of(LocalKueue.FLAVOR_B, "0"));
-    cluster = new OperatorInNamespace(probe, ns, OperatorProcess.start("--kueue=native"));
-    client = probe;
-    jobs = new KueueScenario(client, ns, kueue);
-  }
-
-  @AfterEach
-  void tearDown() throws InterruptedException {
-    if (client != null) {
-      client.resources(PyTorchJob.class).inNamespace(ns).delete(); // Stint lets their Workloads go
-    }
-    if (kueue != null) {
-      kueue.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  /** A PyTorchJob created unsuspended in the test's LocalQueue: a master and {@code workers} workers of 1 CPU each. */
-  static String job(String name, String priorityClass, int workers, String extraNodeSelector) {
-    String template = String.join("\n",
-        "      template:",
-        "        spec:",
-        extraNodeSelector == null ? "" : "          nodeSelector: {" + extraNodeSelector + "}",
-        "          containers:",
-        "          - name: pytorch",
-        "            image: busybox",
-        "            resources: {requests: {cpu: \"1\"}}");
-    return String.join("\n",
-        "apiVersion: kubeflow.org/v1",
-        "kind: PyTorchJob",
-        "metadata:",
-        "  name: " + name,
-        "  labels: {kueue.x-k8s.io/queue-name: " + LocalKueue.LOCAL_QUEUE + ", kueue.x-k8s.io/priority-class: "
-            + priorityClass + "}",
-        "spec:",
-        "  runPolicy: {suspend: false}",
-        "  pytorchReplicaSpecs:",
-        "    Master:",
-        "      replicas: 1",
-        template,
-        "    Worker:",
-        "      replicas: " + workers,
-        template, "");
-  }
-
-  PyTorchJob pytorchJob(String name) {
-    return client.resources(PyTorchJob.class).inNamespace(ns).withName(name).get();
-  }
-
-  JobStatus status(String name) {
-    PyTorchJob job = pytorchJob(name);
-    return job == null || job.getStatus() == null ? new JobStatus() : job.getStatus();
-  }
-
-  /** A job of a master and a worker on the low priority, admitted and then Running; returns its Workload's name. */
-  String runningOnAdmission(String name) {
-    jobs.create(job(name, LocalKueue.LOW, 1, null));
-    String workload = workloadOf(name);
-    kueue.awaitAdmitted(workload);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status(name).isTrue("Running")).isTrue());
-    return workload;
-  }
-
-  String workloadOf(String job) {
-    return kueue.awaitWorkloadOfJob(pytorchJob(job).getMetadata().getUid()).name();
-  }
-
+class KueueNativeIT extends KueueNativeCase {
   @Test
   void queuedUntilAdmittedRunsOnTheFlavorReportsPodsReadyAndFinishes() {
     jobs.create(job("big", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
@@ -138,11 +52,6 @@ class KueueNativeIT {
     assertThat(jobs.pods("big")).isEmpty();
   }
 
-  /**
-   * A failure policy's gang restart keeps the job's admission and quota: the same Workload (never recreated) stays
-   * admitted, PodsReady goes False while the gang restarts and True again ({@code Recovered}), and the new attempt's
-   * pods carry the admission.
-   */
   /**
    * Kueue's defaults for a job of its own integrations, as Stint applies them: an unlabelled job, in a namespace with a
    * LocalQueue named {@code default}, while a WorkloadPriorityClass named {@code default} exists, is labelled with
@@ -191,38 +100,6 @@ class KueueNativeIT {
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("free").isTrue("Succeeded")).isTrue());
     assertThat(pytorchJob("free").getMetadata().getLabels()).doesNotContainKey(LocalKueue.QUEUE_LABEL);
     assertThat(kueue.workloadOfJob(uid)).isEmpty();
-  }
-
-  /** {@link #job} without Kueue's labels. */
-  static String unlabelled(String name, int workers) {
-    return job(name, LocalKueue.LOW, workers, null).replaceFirst("(?m)^  labels: .*\\n", "");
-  }
-
-  @Test
-  void aGangRestartKeepsTheAdmissionAndTheWorkload() {
-    jobs.create(job("gang", LocalKueue.LOW, 1, null).replace("runPolicy: {suspend: false}",
-        "runPolicy: {suspend: false, failurePolicy: {maxRestarts: 2}}"));
-    String workload = workloadOf("gang");
-    KueueWorkload admitted = kueue.awaitAdmitted(workload);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("gang").isTrue("Running")).isTrue());
-    kueue.awaitCondition(workload, "PodsReady", "True", "Started");
-
-    jobs.exit("gang-worker-0", 137);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("gang")).hasSize(2).allSatisfy(p -> {
-      assertThat(p.getMetadata().getLabels()).containsEntry("training.kubeflow.org/restart-attempt", "1");
-      assertThat(p.getSpec().getNodeSelector()).containsEntry(LocalKueue.POOL_LABEL, "a");
-      assertThat(p.getMetadata().getAnnotations()).containsEntry("kueue.x-k8s.io/workload", workload);
-    }));
-    KueueWorkload recovered = kueue.awaitCondition(workload, "PodsReady", "True", "Recovered");
-    assertThat(recovered.isTrue("Admitted")).isTrue();
-    assertThat(recovered.isTrue("Evicted")).isFalse();
-    assertThat(recovered.requeueCount()).isEqualTo(admitted.requeueCount());
-    assertThat(kueue.workloadsOfJob(pytorchJob("gang").getMetadata().getUid())).extracting(KueueWorkload::name)
-        .containsExactly(workload);
-    assertThat(kueue.workload(workload).resource().getMetadata().getUid())
-        .as("the same Workload, never recreated").isEqualTo(admitted.resource().getMetadata().getUid());
-    assertThat(status("gang").getRestarts()).isEqualTo(1);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("gang").isTrue("Running")).isTrue());
   }
 
   @Test
@@ -286,78 +163,6 @@ class KueueNativeIT {
   }
 
   @Test
-  void aJobDeletedWhileQueuedLeavesNoWorkload() {
-    jobs.create(job("waiting", LocalKueue.LOW, 3, null));
-    String uid = pytorchJob("waiting").getMetadata().getUid();
-    kueue.awaitCondition(workloadOf("waiting"), "QuotaReserved", "False", null);
-
-    client.resources(PyTorchJob.class).inNamespace(ns).withName("waiting").delete();
-
-    kueue.awaitNoWorkloadOfJob(uid);
-  }
-
-  @Test
-  void aWorkerThatSucceededGivesItsQuotaToAWaitingJobWhileTheMasterRuns() {
-    String part = runningOnAdmission("part"); // master and worker: the queue's 2 CPU
-    String small = job("small", LocalKueue.LOW, 0, null);
-    jobs.create(small.substring(0, small.indexOf("    Worker:")) + "\n"); // a master alone: 1 CPU
-    kueue.awaitCondition(workloadOf("small"), "QuotaReserved", "False", null);
-
-    jobs.exit("part-worker-0", 0);
-
-    KueueWorkload reclaimed = kueue.awaitWorkload(part, "worker reclaimable",
-        w -> java.util.Map.of("worker", 1).equals(w.reclaimablePods()));
-    assertThat(reclaimed.isTrue("Admitted")).isTrue();
-    assertThat(reclaimed.isTrue("PodsReady")).as("Kueue's and Stint's other status fields kept").isTrue();
-    kueue.awaitAdmitted(workloadOf("small"));
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("small").isTrue("Running")).isTrue());
-    assertThat(status("part").isTrue("Succeeded")).isFalse();
-  }
-
-  @Test
-  void aPartialSuccessFinishesTheWorkloadAsSucceededAndTheQuotaGoesToAWaitingJob() {
-    jobs.create(String.join("\n",
-        "apiVersion: kubeflow.org/v1",
-        "kind: PyTorchJob",
-        "metadata:",
-        "  name: partial", // the same priority as the waiting job, which must not preempt it
-        "  labels: {kueue.x-k8s.io/queue-name: " + LocalKueue.LOCAL_QUEUE + ", kueue.x-k8s.io/priority-class: "
-            + LocalKueue.LOW + "}",
-        "spec:",
-        "  runPolicy:",
-        "    suspend: false",
-        "    successPolicy: {rules: [{succeeded: {Worker: 1}}]}",
-        "  pytorchReplicaSpecs:",
-        "    Worker:",
-        "      replicas: 2", // the queue's 2 CPU
-        "      restartPolicy: Never",
-        "      template:",
-        "        spec:",
-        "          containers: [{name: pytorch, image: busybox, resources: {requests: {cpu: \"1\"}}}]", ""));
-    String partial = workloadOf("partial");
-    kueue.awaitAdmitted(partial);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("partial").isTrue("Running")).isTrue());
-    jobs.create(job("waiting", LocalKueue.LOW, 1, null));
-    String waiting = workloadOf("waiting");
-    kueue.awaitCondition(waiting, "QuotaReserved", "False", null);
-
-    jobs.exit("partial-worker-1", 1);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("partial")).filteredOn(
-        p -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase())).hasSize(1));
-    jobs.exit("partial-worker-0", 0);
-
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(status("partial").isTrue("PartiallySucceeded")).isTrue();
-      assertThat(status("partial").isTrue("Succeeded")).isTrue();
-    });
-    KueueWorkload finished = kueue.awaitCondition(partial, "Finished", "True", "Succeeded");
-    assertThat(finished.condition("Finished").orElseThrow().getMessage()).contains("partially succeeded");
-    kueue.awaitWorkload(partial, "finalizer removed", w -> w.finalizers().isEmpty());
-    kueue.awaitAdmitted(waiting);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("waiting").isTrue("Running")).isTrue());
-  }
-
-  @Test
   void aJobShrunkWhileQueuedGetsItsWorkloadUpdatedAndIsAdmitted() {
     jobs.create(job("shrunk", LocalKueue.LOW, 3, null)); // 4 CPU: more than the queue's 2
     String shrunk = workloadOf("shrunk");
@@ -372,79 +177,6 @@ class KueueNativeIT {
         java.util.Map.entry("worker", 1));
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("shrunk").isTrue("Running")).isTrue());
     assertThat(jobs.pods("shrunk")).hasSize(2);
-  }
-
-  @Test
-  void aRunningJobDeletedWhileStintWasDownHasItsQuotaFreedWhenStintStartsLeading() throws InterruptedException {
-    jobs.create(job("left", LocalKueue.LOW, 1, null)); // 2 CPU: the whole queue
-    String uid = pytorchJob("left").getMetadata().getUid();
-    String left = workloadOf("left");
-    kueue.awaitAdmitted(left);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("left").isTrue("Running")).isTrue());
-    cluster.operator().close();
-
-    client.resources(PyTorchJob.class).inNamespace(ns).withName("left").delete();
-    await().atMost(WAIT).untilAsserted(() -> assertThat(pytorchJob("left")).isNull());
-    // the garbage collector marks the Workload for deletion, but Kueue's finalizer holds it and its quota
-    kueue.awaitWorkload(left, "marked for deletion, still admitted",
-        w -> w.deleting() && w.finalizers().contains("kueue.x-k8s.io/resource-in-use") && w.admission().isPresent());
-    jobs.create(job("next", LocalKueue.LOW, 1, null)); // needs that quota; its Workload comes once Stint is back
-
-    // leading through a Lease, so the release runs from the start-of-leadership callback
-    cluster = new OperatorInNamespace(client, ns, OperatorProcess.start("--kueue=native", "--leader-election=true",
-        "--leader-election-namespace=" + ns, "--leader-election-id=stint-kueue"));
-    kueue.awaitNoWorkloadOfJob(uid);
-    kueue.awaitAdmitted(workloadOf("next"));
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("next").isTrue("Running")).isTrue());
-  }
-
-  @Test
-  void theUsersSuspendDeactivatesTheWorkloadAndFreesTheQuota() {
-    String paused = runningOnAdmission("paused");
-
-    client.resources(PyTorchJob.class).inNamespace(ns).withName("paused").patch(PatchContext.of(PatchType.JSON_MERGE),
-        "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
-    kueue.awaitWorkload(paused, "deactivated and released", w -> !w.active() && w.admission().isEmpty());
-    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("paused")).isEmpty());
-
-    client.resources(PyTorchJob.class).inNamespace(ns).withName("paused").patch(PatchContext.of(PatchType.JSON_MERGE),
-        "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");
-    kueue.awaitAdmitted(paused);
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("paused").isTrue("Running")).isTrue());
-  }
-
-  /**
-   * MultiKueue's two sides on one cluster. A worker's copy of a job names the Workload MultiKueue made for it
-   * beforehand: Stint adopts that Workload (no second one), runs the job once it is admitted and finishes it. In the
-   * manager, a job with {@code managedBy: kueue.x-k8s.io/multikueue} gets its Workload and nothing else: no pod and
-   * no status write, even once admitted; suspending it deactivates the Workload and its quota is released at once.
-   */
-  @Test
-  void aWorkersCopyAdoptsItsPrebuiltWorkloadAndAManagersJobGetsAWorkloadButNoPod() {
-    kueue.createPrebuiltWorkload("made-by-multikueue", java.util.Map.of("master", 1, "worker", 1), "1");
-    jobs.create(job("copy", LocalKueue.LOW, 1, null).replace("labels: {",
-        "labels: {kueue.x-k8s.io/prebuilt-workload-name: made-by-multikueue, "));
-    String uid = pytorchJob("copy").getMetadata().getUid();
-    kueue.awaitWorkload("made-by-multikueue", "adopted", w -> uid.equals(w.controllerUid()));
-    assertThat(kueue.workloadsOfJob(uid)).extracting(KueueWorkload::name).containsExactly("made-by-multikueue");
-    kueue.awaitAdmitted("made-by-multikueue");
-    await().atMost(WAIT).untilAsserted(() -> assertThat(status("copy").isTrue("Running")).isTrue());
-    assertThat(jobs.pods("copy")).hasSize(2).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
-        .containsEntry("kueue.x-k8s.io/workload", "made-by-multikueue"));
-    jobs.exitAll("copy", 0);
-    kueue.awaitCondition("made-by-multikueue", "Finished", "True", "Succeeded");
-    kueue.awaitWorkload("made-by-multikueue", "finalizer removed", w -> w.finalizers().isEmpty());
-
-    jobs.create(job("dispatched", LocalKueue.LOW, 1, null).replace("runPolicy: {suspend: false}",
-        "runPolicy: {suspend: false, managedBy: kueue.x-k8s.io/multikueue}"));
-    String dispatched = workloadOf("dispatched");
-    kueue.awaitAdmitted(dispatched); // no MultiKueue admission check here: the ClusterQueue admits it at once
-    client.resources(PyTorchJob.class).inNamespace(ns).withName("dispatched")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
-    // a pass after the admission was seen: had Stint made pods, they would be there by now
-    kueue.awaitWorkload(dispatched, "deactivated and released", w -> !w.active() && w.admission().isEmpty());
-    assertThat(jobs.pods("dispatched")).isEmpty();
-    assertThat(pytorchJob("dispatched").getStatus()).isNull();
   }
 
   /**
