@@ -58,7 +58,8 @@ final class ChaosLeaders {
     run.paused = leader.process;
     leader.process.pause();
     System.out.println("           " + leader.identity + " (pid " + leader.process.pid() + ") paused at "
-        + Instant.now() + ", state " + leader.process.kernelState());
+        + Instant.now() + ", state " + leader.process.kernelState() + "; the pair's processes: "
+        + replicasOnMachine(leader.identity, standby.identity));
     if (!tookOver(lease, leader, standby)) {
       leader.process.resume();
       run.paused = null;
@@ -96,6 +97,7 @@ final class ChaosLeaders {
           + TAKEOVER.toSeconds() + " s of pausing " + leader.identity + " (pid " + leader.process.pid() + ", state "
           + leader.process.kernelState() + " now; standby pid " + standby.process.pid() + ", state "
           + standby.process.kernelState() + "); the Lease: " + (found == null ? "none" : found.getSpec())
+          + "; every Stint replica of the pair on this machine: " + replicasOnMachine(leader.identity, standby.identity)
           + "; logs " + leader.process.logFile() + ", " + standby.process.logFile());
       return false;
     }
@@ -166,6 +168,34 @@ final class ChaosLeaders {
 
   private static void awaitLog(Replica replica, String line) {
     await().atMost(Duration.ofSeconds(60)).until(() -> replica.process.log().contains(line));
+  }
+
+  /**
+   * Every process on the machine whose environment names one of these identities (POD_NAME), with its pid and state:
+   * a second process renewing in a replica's name (one left over, one started twice) shows here, a missed SIGSTOP as
+   * the paused pid's state.
+   */
+  static String replicasOnMachine(String... identities) {
+    java.util.List<String> found = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> procs = Files.list(Path.of("/proc"))) {
+      for (Path proc : procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
+        try {
+          String env = Files.readString(proc.resolve("environ"), java.nio.charset.StandardCharsets.ISO_8859_1);
+          for (String identity : identities) {
+            if (("\0" + env).contains("\0POD_NAME=" + identity + "\0")) {
+              String stat = Files.readString(proc.resolve("stat"));
+              found.add("pid " + proc.getFileName() + " " + identity + " state "
+                  + stat.charAt(stat.lastIndexOf(')') + 2));
+            }
+          }
+        } catch (java.io.IOException | RuntimeException e) {
+          // gone meanwhile, or not ours to read
+        }
+      }
+    } catch (java.io.IOException e) {
+      return "(no /proc: " + e.getMessage() + ")";
+    }
+    return found.isEmpty() ? "none" : String.join(", ", found);
   }
 
   private static void closeQuietly(OperatorProcess process) {
