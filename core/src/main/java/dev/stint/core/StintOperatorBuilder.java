@@ -6,6 +6,7 @@ import dev.stint.core.kube.ActionApplier;
 import dev.stint.core.heap.HeapGuard;
 import dev.stint.core.kube.EventRecorder;
 import dev.stint.core.kueue.KueueObjects;
+import dev.stint.core.kueue.KueueOwners;
 import dev.stint.core.kueue.KueueLink;
 import dev.stint.core.kueue.WorkloadWriter;
 import dev.stint.core.metrics.JobLifecycleMetrics;
@@ -183,7 +184,7 @@ public final class StintOperatorBuilder {
     EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry())
         .shedChildEventsWhen(heapGuard::tight);
     StintOperator.Engine engine = new StintOperator.Engine(configuration, metrics, new ActionApplier(client), events,
-        new JobLifecycleMetrics(metrics, clock, role::leading), kueue.nativeMode() ? new KueueObjects(client) : null,
+        new JobLifecycleMetrics(metrics, clock, role::leading), kueue.nativeMode() ? new KueueObjects(client, new KueueOwners(servedGroupKinds())) : null,
         kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null, role, heapGuard, kinds,
         new KindEvents(events, operatorPod));
     List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();
@@ -195,6 +196,13 @@ public final class StintOperatorBuilder {
         : new LeaseElection(client, role.following(leaderElection), fence);
     return new StintOperator(engine, List.copyOf(reconcilers),
         new StintOperator.WatchCheckSettings(client, watchCheckPeriod, closeClientOnStop, heapGuard), kinds, election);
+  }
+
+  /** {@code group/Kind} of every kind this operator serves: Kueue manages them as external frameworks. */
+  private java.util.Set<String> servedGroupKinds() {
+    return registry.all().stream()
+        .map(f -> HasMetadata.getGroup(f.jobType()) + "/" + HasMetadata.getKind(f.jobType()))
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
   }
 
   private <J extends TrainingJob<?>> TrainingJobReconciler<J> register(StintOperator.Engine engine,

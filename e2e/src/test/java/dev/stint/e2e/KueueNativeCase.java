@@ -100,6 +100,12 @@ abstract class KueueNativeCase {
     return kueue.awaitWorkloadOfJob(pytorchJob(job).getMetadata().getUid()).name();
   }
 
+  /** How many events of that reason the job has. */
+  long events(String job, String reason) {
+    return client.v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> job.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())).count();
+  }
+
   /** {@link #job} without Kueue's labels. */
   static String unlabelled(String name, int workers) {
     return job(name, LocalKueue.LOW, workers, null).replaceFirst("(?m)^  labels: .*\\n", "");

@@ -143,6 +143,26 @@ class KueueNativeLifecycleIT extends KueueNativeCase {
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("next").isTrue("Running")).isTrue());
   }
 
+  /**
+   * A job resumed while the queue is full waits for admission: not "evicted" (Kueue keeps {@code Evicted=True
+   * Deactivated} on the reactivated Workload until it is admitted), and no eviction event.
+   */
+  @Test
+  void aJobResumedIntoAFullQueueWaitsForAdmissionAndIsNotCalledEvicted() {
+    runningOnAdmission("first"); // the queue's 2 CPU
+    jobs.create(job("later", LocalKueue.LOW, 1, null).replace("runPolicy: {suspend: false}",
+        "runPolicy: {suspend: true}"));
+    kueue.awaitWorkload(workloadOf("later"), "made inactive", w -> !w.active());
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("later").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");
+    kueue.awaitWorkload(workloadOf("later"), "active again", KueueWorkload::active);
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(status("later").condition("Suspended").orElseThrow()
+        .getReason()).isEqualTo("PyTorchJobWaitingForAdmission"));
+    assertThat(events("later", "PyTorchJobEvicted")).isZero();
+    assertThat(jobs.pods("later")).isEmpty();
+  }
+
   @Test
   void theUsersSuspendDeactivatesTheWorkloadAndFreesTheQuota() {
     String paused = runningOnAdmission("paused");
@@ -156,6 +176,60 @@ class KueueNativeLifecycleIT extends KueueNativeCase {
         "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");
     kueue.awaitAdmitted(paused);
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("paused").isTrue("Running")).isTrue());
+  }
+
+  /**
+   * A queue label put on a job that runs outside Kueue: Kueue's webhook would refuse it, so Stint leaves the job
+   * running as it was (no pod deleted, no Workload) and says why; suspended, the job is queued, and resumed it runs
+   * once admitted.
+   */
+  @Test
+  void aQueueLabelOnARunningJobLeavesItRunningUntilItIsSuspended() {
+    jobs.create(unlabelled("outside", 1)); // no LocalQueue named default here: it runs outside Kueue
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("outside").isTrue("Running")).isTrue());
+    java.util.Set<String> running = podUids("outside");
+
+    Kubectl.run("label", "-n", ns, "pytorchjob/outside", LocalKueue.QUEUE_LABEL + "=" + LocalKueue.LOCAL_QUEUE)
+        .assertOk();
+    await().atMost(WAIT).until(() -> events("outside", "PyTorchJobQueueLabelIgnored") == 1);
+    assertThat(podUids("outside")).as("the same pods, none deleted").isEqualTo(running);
+    assertThat(kueue.workloadOfJob(pytorchJob("outside").getMetadata().getUid())).isEmpty();
+    assertThat(status("outside").isTrue("Running")).isTrue();
+
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("outside").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"runPolicy\":{\"suspend\":true}}}");
+    String workload = workloadOf("outside"); // suspended, it is queued: its Workload is made, inactive
+    await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.pods("outside")).isEmpty());
+    client.resources(PyTorchJob.class).inNamespace(ns).withName("outside").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"runPolicy\":{\"suspend\":false}}}");
+    kueue.awaitAdmitted(workload);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("outside").isTrue("Running")).isTrue());
+    assertThat(jobs.pods("outside")).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
+        .containsEntry("kueue.x-k8s.io/workload", workload));
+  }
+
+  /**
+   * A label {@code kueue.x-k8s.io/priority-class} naming a class that does not exist: as Kueue, no Workload; the job
+   * says why, and gets its Workload, with that class's priority, once the class is made.
+   */
+  @Test
+  void aPriorityClassThatDoesNotExistHoldsTheJobUntilItIsMade() {
+    jobs.create(job("typo", "hgih", 1, null));
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(status("typo").condition("Suspended").orElseThrow()
+        .getReason()).isEqualTo("PyTorchJobWorkloadPriorityClassNotFound"));
+    assertThat(status("typo").condition("Suspended").orElseThrow().getMessage()).contains("WorkloadPriorityClass hgih");
+    assertThat(kueue.workloadOfJob(pytorchJob("typo").getMetadata().getUid())).isEmpty();
+    assertThat(jobs.pods("typo")).isEmpty();
+    await().atMost(WAIT).until(() -> events("typo", "PyTorchJobWorkloadPriorityClassNotFound") == 1);
+
+    kueue.createPriorityClass("hgih", 42);
+    String workload = workloadOf("typo");
+    assertThat(kueue.awaitAdmitted(workload).priority()).isEqualTo(42);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(status("typo").isTrue("Running")).isTrue());
+  }
+
+  java.util.Set<String> podUids(String job) {
+    return jobs.pods(job).stream().map(p -> p.getMetadata().getUid()).collect(java.util.stream.Collectors.toSet());
   }
 
   /**

@@ -46,6 +46,17 @@ final class Conditions {
     return true;
   }
 
+  /** Replaces the message of the condition when it has that status and reason and another message. */
+  static boolean refreshMessage(JobStatus status, ConditionType type, boolean value, String reason, String message) {
+    JobCondition current = status.condition(type.name()).orElse(null);
+    if (current == null || !(value ? "True" : "False").equals(current.getStatus())
+        || !reason.equals(current.getReason()) || java.util.Objects.equals(message, current.getMessage())) {
+      return false;
+    }
+    current.setMessage(message);
+    return true;
+  }
+
   /** Removes a condition; returns true when it was there. */
   static boolean remove(JobStatus status, ConditionType type) {
     return status.getConditions() != null && status.getConditions().removeIf(c -> type.name().equals(c.getType()));

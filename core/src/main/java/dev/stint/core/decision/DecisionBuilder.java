@@ -51,15 +51,32 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
 
   /** Sets a condition; records an event with the condition's reason when it changed. */
   boolean condition(ConditionType type, boolean value, String reasonSuffix, String message) {
+    return condition(type, value, reasonSuffix, message, false);
+  }
+
+  /**
+   * Sets a condition; records an event with the condition's reason when it changed, a Warning when asked, or for a
+   * failure or a restart.
+   */
+  boolean condition(ConditionType type, boolean value, String reasonSuffix, String message, boolean warn) {
     String reason = ctx.kind() + reasonSuffix;
     boolean changed = Conditions.set(status, type, value, reason, message, ctx.nowString());
-    boolean warning = type == ConditionType.Failed || type == ConditionType.Restarting;
+    boolean warning = warn || type == ConditionType.Failed || type == ConditionType.Restarting;
     JobEvent event = warning ? JobEvent.warning(reason, message) : JobEvent.normal(reason, message);
     // one transition can change two conditions with the same reason (Running=False and Suspended=True): one event
     if (changed && !events.contains(event)) {
       events.add(event);
     }
     return changed;
+  }
+
+  /**
+   * The message of a condition that keeps its status and reason, made current (the upstream algorithm keeps the
+   * first message; a wait's words change while it lasts). In place: no move in the list, no new transition time, no
+   * event.
+   */
+  void refreshMessage(ConditionType type, boolean value, String reasonSuffix, String message) {
+    Conditions.refreshMessage(status, type, value, ctx.kind() + reasonSuffix, message);
   }
 
   /** One word for where the job stands (status.outcome): the most telling true condition. */

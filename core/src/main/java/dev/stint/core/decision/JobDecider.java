@@ -45,7 +45,7 @@ public final class JobDecider {
     }
     if (ctx.gate() instanceof KueueGate.Held held) {
       // queued by Kueue: no pod until the Workload is admitted, whatever suspend says
-      SuspendPolicy.hold(out, observed, held.reason(), held.message());
+      SuspendPolicy.hold(out, observed, held);
       return out.build();
     }
     if (status.isTrue(ConditionType.Suspended.name())) {

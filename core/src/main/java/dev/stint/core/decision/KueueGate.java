@@ -34,8 +34,14 @@ public sealed interface KueueGate {
    *
    * @param reason the suffix of the job's {@code Suspended} reason ({@code WaitingForAdmission}, {@code Evicted})
    * @param message names the LocalQueue, or Kueue's eviction
+   * @param warning the wait needs the user (a label naming a class that does not exist): its event is a Warning
    */
-  record Held(String reason, String message) implements KueueGate { }
+  record Held(String reason, String message, boolean warning) implements KueueGate {
+    /** A wait that is Kueue's ordinary business: a Normal event. */
+    public Held(String reason, String message) {
+      this(reason, message, false);
+    }
+  }
 
   /** The Workload is admitted: the pods of each podSet get its info. */
   record Admitted(Map<String, PodSetInfo> podSets) implements KueueGate {

@@ -19,21 +19,28 @@ final class SuspendPolicy {
 
   static <J extends TrainingJob<?>> void suspend(DecisionBuilder<J> out, Observed observed) {
     JobContext<J> ctx = out.ctx();
-    hold(out, observed, "Suspended", ctx.kind() + " " + ctx.name() + " is suspended.");
+    stop(out, observed, "Suspended", ctx.kind() + " " + ctx.name() + " is suspended.", false, "job suspended");
   }
 
   /**
-   * Suspends the job for a reason of the engine's (Kueue has not admitted it, or evicted it), as for the user's
-   * {@code suspend}; the conditions say why.
-   *
-   * @param reasonSuffix the conditions' reason after the kind ({@code WaitingForAdmission})
+   * Suspends the job for Kueue (it has not admitted the job, or evicted it), as for the user's {@code suspend}; the
+   * conditions say why, and say it again when only the words changed (another LocalQueue, Kueue's reason).
    */
-  static <J extends TrainingJob<?>> void hold(DecisionBuilder<J> out, Observed observed, String reasonSuffix,
-                                              String message) {
+  static <J extends TrainingJob<?>> void hold(DecisionBuilder<J> out, Observed observed, KueueGate.Held held) {
+    stop(out, observed, held.reason(), held.message(), held.warning(), "held by Kueue: " + held.reason());
+    out.refreshMessage(ConditionType.Suspended, true, held.reason(), held.message());
+  }
+
+  /**
+   * @param reasonSuffix the conditions' reason after the kind ({@code WaitingForAdmission})
+   * @param why the pods' deletion reason, as logged
+   */
+  private static <J extends TrainingJob<?>> void stop(DecisionBuilder<J> out, Observed observed, String reasonSuffix,
+                                                      String message, boolean warning, String why) {
     JobContext<J> ctx = out.ctx();
     for (Pod pod : observed.pods()) {
       if (pod.getMetadata().getDeletionTimestamp() == null) {
-        out.act(new Action.DeletePod(pod.getMetadata().getName(), "job suspended"));
+        out.act(new Action.DeletePod(pod.getMetadata().getName(), why));
       }
     }
     observed.services().forEach(s -> out.act(new Action.DeleteService(s.getMetadata().getName())));
@@ -45,16 +52,17 @@ final class SuspendPolicy {
     });
     PodsWaitingPolicy.clear(out.status()); // its pods are going: none waits to start
     if (out.status().isTrue(ConditionType.Running.name())) {
-      out.condition(ConditionType.Running, false, reasonSuffix, message);
+      out.condition(ConditionType.Running, false, reasonSuffix, message, warning);
     }
     if (!out.status().isTrue(ConditionType.Suspended.name())) {
-      out.condition(ConditionType.Suspended, true, reasonSuffix, message);
+      out.condition(ConditionType.Suspended, true, reasonSuffix, message, warning);
       if (out.status().getStartTime() != null) {
         int previous = out.status().getSuspensions() == null ? 0 : out.status().getSuspensions();
         out.status().setSuspensions(previous + 1);
       }
     } else {
-      out.condition(ConditionType.Suspended, true, reasonSuffix, message); // why it waits changed (evicted, queued)
+      // why it waits changed (evicted, queued)
+      out.condition(ConditionType.Suspended, true, reasonSuffix, message, warning);
     }
   }
 

@@ -49,6 +49,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
   private final ReconcilerRole role;
   /** Jobs told about a Workload that is not Stint's, told once each (dropped when the job goes). */
   private final Set<String> toldForeign = ConcurrentHashMap.newKeySet();
+  private final QueueNotices notices;
   private volatile InformerEventSource<GenericKubernetesResource, J> workloads;
   private volatile IndexerResourceCache<J> jobs;
 
@@ -58,13 +59,23 @@ public final class KueueLink<J extends TrainingJob<?>> {
    * @param workload its Workload; null when it has none (or is not queued)
    * @param dispatched MultiKueue runs the job in a worker cluster: here it has a Workload and nothing else
    * @param prebuilt the prebuilt Workload the job names, or null
+   * @param missingPriorityClass the WorkloadPriorityClass that the job's label names, that does not exist and that
+   *     its Workload waits for; null when none does
    */
-  public record Followed(boolean queued, WorkloadView workload, KueueGate gate, boolean dispatched, String prebuilt) {
+  public record Followed(boolean queued, WorkloadView workload, KueueGate gate, boolean dispatched, String prebuilt,
+                         String missingPriorityClass) {
     static final Followed NOT_QUEUED = new Followed(false, null, KueueGate.NOT_QUEUED, false, null);
 
-    /** The job names a prebuilt Workload not adopted yet, which may appear without an event Stint would see. */
+    public Followed(boolean queued, WorkloadView workload, KueueGate gate, boolean dispatched, String prebuilt) {
+      this(queued, workload, gate, dispatched, prebuilt, null);
+    }
+
+    /**
+     * The job waits for an object that may appear without an event Stint would see: a prebuilt Workload not adopted
+     * yet, or the WorkloadPriorityClass its label names.
+     */
     public boolean awaitingPrebuilt() {
-      return prebuilt != null && workload == null;
+      return (prebuilt != null && workload == null) || missingPriorityClass != null;
     }
   }
 
@@ -82,6 +93,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
     this.defaulting = kueueObjects == null ? null : new QueueDefaulting(kueueObjects);
     this.writer = writer;
     this.kind = HasMetadata.getKind(framework.jobType());
+    this.notices = new QueueNotices(kind, events);
   }
 
   /** Kueue off: a link that follows nothing. */
@@ -129,17 +141,42 @@ public final class KueueLink<J extends TrainingJob<?>> {
     return defaulting.apply(job, framework.jobType());
   }
 
-  /** Whether the job is queued, its Workload, and whether its pods may run. */
-  public Followed follow(J job) {
-    if (!WorkloadFor.queued(job, settings, framework.managedByValue()) || workloads == null) {
+  /**
+   * Whether the job is queued, its Workload, and whether its pods may run; a change of its queue labels that Kueue's
+   * webhook would have refused is told once ({@link QueueMembership}).
+   *
+   * @param pods the job's pods (whether it runs outside Kueue)
+   */
+  public Followed follow(J job, List<Pod> pods) {
+    if (!settings.nativeMode() || workloads == null) {
       return Followed.NOT_QUEUED;
     }
+    boolean labelled = WorkloadFor.queued(job, settings, framework.managedByValue());
+    if (!labelled && !WorkloadFor.ours(job, framework.managedByValue())) {
+      return Followed.NOT_QUEUED; // another controller's
+    }
     WorkloadView workload = workloadOf(job).map(WorkloadView::of).orElse(null);
+    if (!labelled && workload == null) {
+      return Followed.NOT_QUEUED; // most unqueued jobs: nothing to decide
+    }
+    boolean dispatched = WorkloadFor.dispatched(job);
+    String prebuilt = dispatched ? null : WorkloadFor.prebuiltName(job);
+    QueueMembership.Verdict verdict = QueueMembership.decide(new QueueMembership.Facts(kind,
+        job.getMetadata().getName(), labelled, job.getMetadata().getLabels(), workload, JobFacts.of(job).suspended(),
+        prebuilt != null, pods, kueueObjects::workloadPriorityClassExists));
+    notices.tell(job, verdict.notice());
+    if (!verdict.queued()) {
+      return Followed.NOT_QUEUED;
+    }
+    if (verdict.missingPriorityClass() != null) {
+      KueueGate held = new KueueGate.Held("WorkloadPriorityClassNotFound", QueueMembership
+          .missingPriorityClassMessage(kind, job.getMetadata().getName(), verdict.missingPriorityClass()), true);
+      return new Followed(true, null, held, dispatched, prebuilt, verdict.missingPriorityClass());
+    }
     // the flavors matter only once admitted: most passes of a queued job are not
     var known = workload != null && workload.admission() != null ? kueueObjects.flavors() : Map.<String, Flavor>of();
     KueueGate gate = WorkloadGate.of(kind, job.getMetadata().getName(), WorkloadFor.queueName(job), workload, known);
-    boolean dispatched = WorkloadFor.dispatched(job);
-    return new Followed(true, workload, gate, dispatched, dispatched ? null : WorkloadFor.prebuiltName(job));
+    return new Followed(true, workload, gate, dispatched, prebuilt);
   }
 
   /** Brings the Workload in line with the pass just made. */
@@ -159,6 +196,9 @@ public final class KueueLink<J extends TrainingJob<?>> {
   }
 
   private List<WorkloadWrite> writes(J job, Followed followed, JobStatus next, List<Pod> pods, Instant now) {
+    if (followed.missingPriorityClass() != null) {
+      return List.of(); // no Workload until its class exists, as Kueue makes none
+    }
     boolean suspended = JobFacts.of(job).suspended();
     if (followed.dispatched()) {
       return WorkloadSync.decideDispatched(followed.workload(), suspended, now);
@@ -211,6 +251,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
   public void jobGone(String uid) {
     InformerEventSource<GenericKubernetesResource, J> source = workloads;
     toldForeign.remove(uid);
+    notices.forget(uid);
     if (source == null || !role.leading()) {
       return;
     }

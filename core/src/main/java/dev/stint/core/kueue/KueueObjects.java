@@ -9,16 +9,20 @@ import java.util.TreeMap;
 /**
  * The Kueue objects Stint reads while it runs in native mode, each watched by one informer for every kind: the
  * ResourceFlavors (an admitted job's pods take their {@code nodeLabels} and {@code tolerations}), and the LocalQueues
- * and the WorkloadPriorityClass named {@code default} ({@link QueueDefaults}), only those, by a field selector.
+ * named {@code default} ({@link QueueDefaults}), only those, by a field selector, and the WorkloadPriorityClasses
+ * (the one named {@code default}, and whether the class a job's label names exists).
  */
 public final class KueueObjects implements AutoCloseable {
   private final KubernetesClient client;
+  private final KueueOwners owners;
   private SharedIndexInformer<GenericKubernetesResource> flavors;
   private SharedIndexInformer<GenericKubernetesResource> defaultQueues;
-  private SharedIndexInformer<GenericKubernetesResource> defaultPriorityClass;
+  private SharedIndexInformer<GenericKubernetesResource> priorityClasses;
 
-  public KueueObjects(KubernetesClient client) {
+  /** @param owners the controller owners that Kueue manages, whose jobs are not defaulted into a queue */
+  public KueueObjects(KubernetesClient client, KueueOwners owners) {
     this.client = client;
+    this.owners = owners;
   }
 
   /** Starts watching (the first lists are awaited, so that a job's first pass finds them at once). */
@@ -27,14 +31,18 @@ public final class KueueObjects implements AutoCloseable {
       flavors = client.genericKubernetesResources(KueueApi.RESOURCE_FLAVORS).inform();
       defaultQueues = client.genericKubernetesResources(KueueApi.LOCAL_QUEUES).inAnyNamespace()
           .withField("metadata.name", QueueDefaults.DEFAULT_NAME).inform();
-      defaultPriorityClass = client.genericKubernetesResources(KueueApi.WORKLOAD_PRIORITY_CLASSES)
-          .withField("metadata.name", QueueDefaults.DEFAULT_NAME).inform();
+      // every class (a cluster holds a handful): a job whose label names one that does not exist waits for it
+      priorityClasses = client.genericKubernetesResources(KueueApi.WORKLOAD_PRIORITY_CLASSES).inform();
     }
   }
 
   /** The client the objects are watched with, for the writes that follow from them ({@link QueueDefaulting}). */
   KubernetesClient client() {
     return client;
+  }
+
+  KueueOwners owners() {
+    return owners;
   }
 
   /** The flavors known now, by name. */
@@ -56,20 +64,26 @@ public final class KueueObjects implements AutoCloseable {
 
   /** Whether the WorkloadPriorityClass named {@code default} exists. */
   public boolean defaultPriorityClass() {
-    SharedIndexInformer<GenericKubernetesResource> current = defaultPriorityClass;
+    SharedIndexInformer<GenericKubernetesResource> current = priorityClasses;
     return current != null && current.getStore().getByKey(QueueDefaults.DEFAULT_NAME) != null;
+  }
+
+  /** Whether a WorkloadPriorityClass of that name exists (true before the watch started: nothing is known). */
+  public boolean workloadPriorityClassExists(String name) {
+    SharedIndexInformer<GenericKubernetesResource> current = priorityClasses;
+    return current == null || current.getStore().getByKey(name) != null;
   }
 
   @Override
   public synchronized void close() {
     for (SharedIndexInformer<GenericKubernetesResource> informer : new SharedIndexInformer[] {flavors,
-        defaultQueues, defaultPriorityClass}) {
+        defaultQueues, priorityClasses}) {
       if (informer != null) {
         informer.close();
       }
     }
     flavors = null;
     defaultQueues = null;
-    defaultPriorityClass = null;
+    priorityClasses = null;
   }
 }

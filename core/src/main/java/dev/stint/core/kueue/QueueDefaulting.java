@@ -1,7 +1,6 @@
 package dev.stint.core.kueue;
 
 import dev.stint.spi.TrainingJob;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -26,8 +25,9 @@ final class QueueDefaulting {
   /** The job with the defaults written to its labels, or the job as it is when none applies. */
   <J extends TrainingJob<?>> J apply(J job, Class<J> jobType) {
     String namespace = job.getMetadata().getNamespace();
+    boolean ownedByKueue = objects.owners().controllerManagedByKueue(job.getMetadata().getOwnerReferences());
     Map<String, String> add = QueueDefaults.labelsToAdd(new QueueDefaults.Facts(job.getMetadata().getLabels(),
-        firstPass(job), ownedByAnother(job), objects.defaultQueueIn(namespace), objects.defaultPriorityClass()));
+        firstPass(job), ownedByKueue, objects.defaultQueueIn(namespace), objects.defaultPriorityClass()));
     if (add.isEmpty()) {
       return job;
     }
@@ -44,8 +44,4 @@ final class QueueDefaulting {
         || job.getStatus().getConditions().isEmpty();
   }
 
-  private static boolean ownedByAnother(TrainingJob<?> job) {
-    var owners = job.getMetadata().getOwnerReferences();
-    return owners != null && owners.stream().map(OwnerReference::getController).anyMatch(Boolean.TRUE::equals);
-  }
 }

@@ -26,7 +26,8 @@ public final class QueueDefaults {
    *
    * @param labels the job's labels (null: none)
    * @param firstPass Stint has not passed over the job yet (no condition in its status)
-   * @param ownedByAnother the job has a controller owner (a JobSet, a TrainJob, a workflow), which queues it
+   * @param ownedByAnother the job's controller owner is of a kind Kueue manages (a JobSet, a TrainJob:
+   *     {@link KueueOwners}), which queues it
    * @param defaultQueue a LocalQueue named {@code default} exists in the job's namespace
    * @param defaultPriorityClass a WorkloadPriorityClass named {@code default} exists
    */

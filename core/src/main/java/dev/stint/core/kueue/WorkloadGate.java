@@ -16,6 +16,11 @@ import java.util.Optional;
  * gate is the decision's own value; reading it from Kueue's objects is the Kueue integration's part, here.
  */
 final class WorkloadGate {
+  /** Kueue's eviction reason for a deactivated Workload ({@code WorkloadDeactivated}). */
+  static final String DEACTIVATED = "Deactivated";
+  /** Kueue's {@code QuotaReserved=False} reason for a Workload it cannot queue ({@code WorkloadInadmissible}). */
+  static final String INADMISSIBLE = "Inadmissible";
+
   private WorkloadGate() { }
 
   /**
@@ -26,11 +31,10 @@ final class WorkloadGate {
    */
   static KueueGate of(String kind, String jobName, String queueName, WorkloadView workload,
                       Map<String, Flavor> flavors) {
-    String queue = queueName == null ? "the namespace's default LocalQueue" : "LocalQueue " + queueName;
-    String waiting = kind + " " + jobName + " is waiting for admission by " + queue + ".";
     if (workload == null) {
-      return new Held("WaitingForAdmission", waiting);
+      return new Held("WaitingForAdmission", waiting(kind, jobName, queueName, null));
     }
+    String waiting = waiting(kind, jobName, workload.queueName() != null ? workload.queueName() : queueName, workload);
     if (workload.deleting()) {
       return new Held("WorkloadDeleted", "Workload " + workload.name() + " of " + kind + " " + jobName
           + " is being deleted.");
@@ -41,12 +45,18 @@ final class WorkloadGate {
       return new Held("WorkloadFinished", "Workload " + workload.name() + " of " + kind + " " + jobName
           + " is finished (" + finished.get().reason() + "): " + finished.get().message());
     }
-    Optional<WorkloadCondition> evicted = workload.condition("Evicted").filter(WorkloadCondition::isTrue);
+    // Kueue leaves Evicted=True (Deactivated) on a Workload made active again until it is admitted, and a Workload
+    // that Stint deactivated for the user's suspend is made active in the pass that sees the job resumed: either way
+    // the job now waits for admission, it is not evicted
+    boolean resuming = workload.annotations() != null
+        && workload.annotations().containsKey(KueueApi.DEACTIVATED_BY_SUSPEND);
+    Optional<WorkloadCondition> evicted = workload.condition("Evicted").filter(WorkloadCondition::isTrue)
+        .filter(c -> !((workload.active() || resuming) && DEACTIVATED.equals(c.reason())));
     if (evicted.isPresent()) {
       return new Held("Evicted", kind + " " + jobName + " was evicted by Kueue (" + evicted.get().reason() + "): "
           + evicted.get().message());
     }
-    if (!workload.active()) {
+    if (!workload.active() && !resuming) {
       return new Held("Deactivated", "Workload " + workload.name() + " of " + kind + " " + jobName
           + " is deactivated.");
     }
@@ -63,6 +73,21 @@ final class WorkloadGate {
           + e.getMessage() + ".");
     }
     return new KueueGate.Admitted(Map.copyOf(podSets));
+  }
+
+  /**
+   * Why the job waits: the LocalQueue the Workload is in (the job's label before the Workload exists), and Kueue's
+   * message when it finds the Workload inadmissible ({@code QuotaReserved=False}, reason {@code Inadmissible}: no
+   * such LocalQueue, a ClusterQueue stopped or missing). The message of a Workload only waiting its turn ("couldn't
+   * assign flavors ...") is left out: Kueue rewrites it at every scheduling attempt, and the job's status would follow.
+   */
+  private static String waiting(String kind, String jobName, String queueName, WorkloadView workload) {
+    String queue = queueName == null ? "the namespace's default LocalQueue" : "LocalQueue " + queueName;
+    String why = workload == null ? "" : workload.condition("QuotaReserved")
+        .filter(c -> !c.isTrue() && INADMISSIBLE.equals(c.reason()) && c.message() != null && !c.message().isBlank())
+        .map(c -> ": " + c.message().strip().replaceAll("\\.$", ""))
+        .orElse("");
+    return kind + " " + jobName + " is waiting for admission by " + queue + why + ".";
   }
 
   /**

@@ -53,6 +53,11 @@ final class RefusalRetries<J extends TrainingJob<?>> {
     if (stopping(e)) {
       throw e;
     }
+    if (jobGone(job, e)) {
+      // deleted while the pass ran (its pods and Workload go with it): nothing to retry, nothing to warn of
+      LOG.debug("The job is gone: {}", e.getMessage());
+      return UpdateControl.noUpdate();
+    }
     ApiRefusal refusal = ApiRefusal.of(e);
     RetryingJobs.Attempt attempt = retrying.refused(job.getMetadata().getUid(), refusal);
     lifecycle.retried(kind);
@@ -84,6 +89,13 @@ final class RefusalRetries<J extends TrainingJob<?>> {
     if (retrying.recovered(uid)) {
       LOG.info("The API server accepts the job's changes again");
     }
+  }
+
+  /** The refusal is the API server's NotFound for the job itself (its status write, its labels). */
+  private boolean jobGone(J job, KubernetesClientException e) {
+    var details = e.getCode() == 404 && e.getStatus() != null ? e.getStatus().getDetails() : null;
+    return details != null && job.getMetadata().getName().equals(details.getName())
+        && (HasMetadata.getPlural(jobType).equals(details.getKind()) || kind.equals(details.getKind()));
   }
 
   private static boolean stopping(Throwable e) {

@@ -162,7 +162,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     List<Pod> pods = memory.deletions().asTheDecisionSees(job.getMetadata().getUid(), cached.pods(), now.toString());
     Observed observed = pods == cached.pods() ? cached
         : new Observed(pods, cached.services(), cached.supporting(), cached.carriers());
-    return new Pass<>(job, observed, kueue.follow(job), now);
+    return new Pass<>(job, observed, kueue.follow(job, observed.pods()), now);
   }
 
   /** Decide: the pure decision; a framework that throws fails its job alone. */

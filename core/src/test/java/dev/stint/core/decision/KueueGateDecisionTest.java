@@ -74,6 +74,33 @@ class KueueGateDecisionTest {
   }
 
   @Test
+  void aWaitWhoseWordsChangeSaysTheNewWordsInPlaceWithoutAnEvent() {
+    TestJob job = TestJobs.job("j").workers(1).build();
+    job.setStatus(decide(job, WAITING, List.of()).status());
+    String since = job.getStatus().condition("Suspended").orElseThrow().getLastTransitionTime();
+
+    Decision moved = decide(job, new KueueGate.Held("WaitingForAdmission",
+        "TestJob j is waiting for admission by LocalQueue other: LocalQueue other doesn't exist."), List.of());
+
+    assertThat(moved.status().condition("Suspended").orElseThrow().getMessage())
+        .isEqualTo("TestJob j is waiting for admission by LocalQueue other: LocalQueue other doesn't exist.");
+    assertThat(moved.status().condition("Suspended").orElseThrow().getLastTransitionTime()).isEqualTo(since);
+    assertThat(conditions(moved.status())).isEqualTo(conditions(job.getStatus())); // same order, same reasons
+    assertThat(moved.events()).isEmpty();
+    assertThat(moved.status()).isNotEqualTo(job.getStatus()); // written: the message is news
+  }
+
+  @Test
+  void aWaitThatNeedsTheUserIsAWarning() {
+    TestJob job = TestJobs.job("j").workers(1).build();
+
+    Decision d = decide(job, new KueueGate.Held("WorkloadPriorityClassNotFound", "no such class", true), List.of());
+
+    assertThat(d.events()).contains(dev.stint.core.model.JobEvent.warning("TestJobWorkloadPriorityClassNotFound",
+        "no such class"));
+  }
+
+  @Test
   void admittedPodsCarryTheAdmissionAndTheAdmittedCount() {
     TestJob job = TestJobs.job("j").workers(4).build();
 

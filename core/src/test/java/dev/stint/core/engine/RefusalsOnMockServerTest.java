@@ -8,6 +8,8 @@ import dev.stint.core.testing.TestJobs;
 import dev.stint.spi.api.JobCondition;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.StatusDetailsBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,25 @@ class RefusalsOnMockServerTest extends MockServerEngineTest {
             + "(uid uid-of-the-tfjob); delete it or give the job another name");
     // the other job's pod is left alone
     assertThat(client.pods().inNamespace("default").withName("clash-worker-0").get()).isNotNull();
+  }
+
+  /**
+   * A job deleted while its pass ran: the status write gets the API server's NotFound for the job itself. Nothing to
+   * retry and nothing to warn of (a Warning "NotFound ... retrying" on every ordinary delete was the finding).
+   */
+  @Test
+  void aNotFoundForTheJobItselfIsNeitherWarnedOfNorRetried() {
+    server.expect().put().withPath("/apis/test.stint.dev/v1/namespaces/default/testjobs/gone/status")
+        .andReturn(404, new StatusBuilder().withCode(404).withReason("NotFound")
+            .withMessage("testjobs.test.stint.dev \"gone\" not found")
+            .withDetails(new StatusDetailsBuilder().withName("gone").withGroup("test.stint.dev").withKind("testjobs")
+                .build()).build()).once();
+    create(TestJobs.job("gone").workers(1).build());
+
+    // the refused pass made the pod; a later pass (its pod's events) writes the status
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("gone").isTrue("Created")).isTrue());
+    assertThat(events("TestJobNotFound")).isZero();
+    assertThat(scrape().value("stint_refused_retries_total", "kind", "TestJob")).isZero();
   }
 
   @Test

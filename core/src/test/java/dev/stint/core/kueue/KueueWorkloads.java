@@ -54,6 +54,13 @@ final class KueueWorkloads {
     return this;
   }
 
+  /** A condition with a message of its own. */
+  KueueWorkloads condition(String type, String value, String reason, String message) {
+    condition(type, value, reason);
+    conditions.get(conditions.size() - 1).put("message", message);
+    return this;
+  }
+
   /** QuotaReserved and Admitted True, with one assignment (more with {@link #assignment}). */
   KueueWorkloads admitted(String clusterQueue, String podSet, Map<String, String> flavors, Integer count) {
     status.put("admission", Map.of("clusterQueue", clusterQueue, "podSetAssignments", assignments));

@@ -42,6 +42,26 @@ class WorkloadGateTest {
             "Evicted", "TestJob train was evicted by Kueue (PodsReadyTimeout): Evicted PodsReadyTimeout"),
         Arguments.of("deactivated", workload("w").queue("team-q").active(false), "Deactivated",
             "Workload w of TestJob train is deactivated."),
+        Arguments.of("deactivated by Kueue, still evicted", workload("w").queue("team-q").active(false)
+                .evicted("Deactivated"), "Evicted",
+            "TestJob train was evicted by Kueue (Deactivated): Evicted Deactivated"),
+        // Kueue keeps Evicted=True (Deactivated) on a reactivated Workload until it is admitted again
+        Arguments.of("active again after the user's suspend", workload("w").queue("team-q").active(true)
+                .evicted("Deactivated").condition("Requeued", "True", "Reactivated"), "WaitingForAdmission",
+            "TestJob train is waiting for admission by LocalQueue team-q."),
+        Arguments.of("the pass that sees the user's resume (Stint's deactivation, undone after it)",
+            workload("w").queue("team-q").active(false).annotation(KueueApi.DEACTIVATED_BY_SUSPEND, "true")
+                .evicted("Deactivated"), "WaitingForAdmission",
+            "TestJob train is waiting for admission by LocalQueue team-q."),
+        Arguments.of("created suspended, then resumed", workload("w").queue("team-q").active(true)
+                .evicted("Deactivated").condition("QuotaReserved", "False", "Pending", "couldn't assign flavors"),
+            "WaitingForAdmission", "TestJob train is waiting for admission by LocalQueue team-q."),
+        Arguments.of("inadmissible: Kueue's words", workload("w").queue("nosuch")
+                .condition("QuotaReserved", "False", "Inadmissible", "LocalQueue nosuch doesn't exist"),
+            "WaitingForAdmission", "TestJob train is waiting for admission by LocalQueue nosuch: LocalQueue nosuch "
+                + "doesn't exist."),
+        Arguments.of("the Workload's queue, not the label's", workload("w").queue("moved-from"),
+            "WaitingForAdmission", "TestJob train is waiting for admission by LocalQueue moved-from."),
         Arguments.of("being deleted", workload("w").queue("team-q")
                 .admitted("cq", "worker", Map.of("cpu", "spot"), null).deleting(), "WorkloadDeleted",
             "Workload w of TestJob train is being deleted."),
