@@ -8,11 +8,14 @@ import java.time.Duration;
 
 /**
  * When to look at a job again though no event comes: the decision's own time (a deadline, a TTL), a prebuilt
- * Workload not adopted yet, and the pass's holds (a creation or a status write held back, a carrier Job's bound),
+ * Workload not adopted yet or a WorkloadPriorityClass that does not exist yet, and the pass's holds (a creation or a status write held back, a carrier Job's bound),
  * whichever comes first.
  */
 final class NextPass {
-  /** The informer sees a prebuilt Workload once adopted, which may happen without an event Stint would see. */
+  /**
+   * The informer sees a prebuilt Workload once adopted, and a WorkloadPriorityClass appears, without an event on the
+   * job.
+   */
   static final Duration PREBUILT_RETRY = Duration.ofSeconds(5);
 
   private NextPass() { }
