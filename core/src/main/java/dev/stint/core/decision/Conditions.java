@@ -9,7 +9,8 @@ import java.util.List;
  * The Kubeflow v1 condition algorithm ({@code UpdateJobConditions}), reproduced exactly so that clients that read
  * upstream conditions read ours the same way: {@code Failed=True} is absorbing; re-setting a condition with the same
  * status and reason changes nothing; {@code Running} and {@code Restarting} exclude each other; a terminal condition
- * turns {@code Running} to False; a changed condition moves to the end of the list.
+ * turns {@code Running} to False (and {@code Restarting}, which upstream leaves); a changed condition moves to the end
+ * of the list.
  */
 final class Conditions {
 
@@ -35,8 +36,10 @@ final class Conditions {
       if (excludes(type, c)) {
         continue;
       }
+      // a finished job neither runs nor restarts (upstream leaves Restarting as it was: a failed job then said its
+      // new pods would start at a time that never comes)
       if ((type == ConditionType.Failed || type == ConditionType.Succeeded)
-          && ConditionType.Running.name().equals(c.getType())) {
+          && (ConditionType.Running.name().equals(c.getType()) || ConditionType.Restarting.name().equals(c.getType()))) {
         c.setStatus("False");
       }
       kept.add(c);

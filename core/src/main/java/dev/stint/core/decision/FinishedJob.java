@@ -66,10 +66,13 @@ final class FinishedJob {
 
   /**
    * Adds the replicas whose pods ended on their own (no deletion asked) and are not counted yet: a success, or a
-   * failure that its restart policy does not retry. Idempotent: an index already listed is not counted again.
+   * failure that its restart policy does not retry, or any failure once the job has failed (nothing retries it any
+   * more: the members of a gang that failed with the one that ended it). Idempotent: an index already listed is not
+   * counted again.
    */
   private static <J extends TrainingJob<?>> void countEnded(DecisionBuilder<J> out, Observed observed) {
     JobContext<J> ctx = out.ctx();
+    boolean jobFailed = out.status().isTrue(ConditionType.Failed.name());
     for (String type : ctx.replicaSpecs().keySet()) {
       var byIndex = observed.podsByIndex(new ReplicaId(type, 0).typeLabel());
       if (byIndex.isEmpty()) {
@@ -87,10 +90,16 @@ final class FinishedJob {
             if (state == PodState.SUCCEEDED) {
               succeeded.add(index);
               rs.setSucceeded(rs.succeeded() + 1);
-            } else if (state == PodState.FAILED && !PodState.disrupted(pod)
-                && !RestartPolicies.retries(ctx.restartPolicy(type), PodState.exitCode(pod, ctx.exitCodeContainer(pod)))) {
-              failed.add(index);
-              rs.setFailed(rs.failed() + 1);
+            } else if (state == PodState.FAILED && !PodState.disrupted(pod)) {
+              if (!RestartPolicies.retries(ctx.restartPolicy(type), PodState.exitCode(pod, ctx.exitCodeContainer(pod)))) {
+                failed.add(index);
+                rs.setFailed(rs.failed() + 1);
+              } else if (jobFailed) {
+                // a failure the policy would have retried: the pass that failed the job may have counted its pod
+                // already (it counts every failed pod), so it adds the index, and the count only up to the indexes
+                failed.add(index);
+                rs.setFailed(Math.max(rs.failed(), failed.size()));
+              }
             }
           }));
       rs.setSucceededIndexes(IndexIntervals.format(succeeded));

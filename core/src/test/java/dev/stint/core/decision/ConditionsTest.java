@@ -33,6 +33,27 @@ class ConditionsTest {
   }
 
   @Test
+  void aJobThatFailsWhileRestartingNoLongerSaysItRestarts() {
+    JobStatus s = new JobStatus();
+    Conditions.set(s, ConditionType.Restarting, true, "X", "new pods start in 80 s", "t1");
+    Conditions.set(s, ConditionType.Failed, true, "F", "m", "t2");
+    assertThat(types(s)).containsExactly("Restarting=False", "Failed=True");
+  }
+
+  @Test
+  void messageRefreshedInPlaceOnlyForTheSameStatusAndReason() {
+    JobStatus s = new JobStatus();
+    Conditions.set(s, ConditionType.Suspended, true, "W", "by LocalQueue a.", "t1");
+    Conditions.set(s, ConditionType.Created, true, "C", "m", "t2");
+    assertThat(Conditions.refreshMessage(s, ConditionType.Suspended, true, "W", "by LocalQueue b.")).isTrue();
+    assertThat(s.condition("Suspended").orElseThrow().getMessage()).isEqualTo("by LocalQueue b.");
+    assertThat(types(s)).containsExactly("Suspended=True", "Created=True"); // not moved
+    assertThat(Conditions.refreshMessage(s, ConditionType.Suspended, true, "W", "by LocalQueue b.")).isFalse();
+    assertThat(Conditions.refreshMessage(s, ConditionType.Suspended, true, "Other", "x")).isFalse();
+    assertThat(Conditions.refreshMessage(s, ConditionType.Suspended, false, "W", "x")).isFalse();
+  }
+
+  @Test
   void runningAndRestartingExcludeEachOther() {
     JobStatus s = new JobStatus();
     Conditions.set(s, ConditionType.Running, true, "R", "m", "t1");

@@ -242,6 +242,37 @@ class GangRestartTest {
   }
 
   @Test
+  void membersThatFailedWithTheLastFailureCountInTheFinalStatus() {
+    TestJob job = job(policy(0, null), runningStatus());
+    Decision d = decide(job, List.of(TestPods.of(job, "Worker", 0).failed(1), TestPods.of(job, "Worker", 1).failed(1),
+        TestPods.of(job, "Worker", 2).running()));
+    assertThat(d.status().condition("Failed").orElseThrow().getReason()).isEqualTo("TestJobReachedMaxRestarts");
+    ReplicaStatus workers = d.status().getReplicaStatuses().get("Worker");
+    assertThat(workers.getFailedIndexes()).isEqualTo("0-1");
+    assertThat(workers.failed()).isEqualTo(2);
+  }
+
+  @Test
+  void aMemberSeenFailedOnlyAfterTheJobFailedCountsToo() {
+    TestJob job = job(policy(0, null), runningStatus());
+    Decision failing = decide(job, List.of(TestPods.of(job, "Worker", 0).failed(1),
+        TestPods.of(job, "Worker", 1).running(), TestPods.of(job, "Worker", 2).running()));
+    assertThat(failing.status().isTrue("Failed")).isTrue();
+
+    // worker 1 had failed too, which the cache showed only later (the job's deletion of it found it ended)
+    TestJob failed = job(policy(0, null), failing.status());
+    Decision after = decide(failed, List.of(TestPods.of(failed, "Worker", 0).failed(1),
+        TestPods.of(failed, "Worker", 1).failed(1)));
+    ReplicaStatus workers = after.status().getReplicaStatuses().get("Worker");
+    assertThat(workers.getFailedIndexes()).isEqualTo("0-1");
+    assertThat(workers.failed()).isEqualTo(2);
+    // idempotent
+    TestJob again = job(policy(0, null), after.status());
+    assertThat(decide(again, List.of(TestPods.of(again, "Worker", 0).failed(1), TestPods.of(again, "Worker", 1)
+        .failed(1))).status().getReplicaStatuses().get("Worker").failed()).isEqualTo(2);
+  }
+
+  @Test
   void aFailJobRuleEndsTheJobAtOnce() {
     FailurePolicyRule rule = new FailurePolicyRule();
     rule.setName("bad-input");
