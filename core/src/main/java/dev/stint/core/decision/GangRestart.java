@@ -155,8 +155,11 @@ final class GangRestart<J extends TrainingJob<?>> {
     if (success.holds(outcomes)) {
       return false;
     }
+    // the member whose failure broke the rules names the restart: one the last status did not list yet, before the
+    // failures the rules had tolerated until now (the framework's order among equals)
     MemberFailure failure = tally.memberFailures().stream()
-        .filter(f -> !tolerated(f, tally, rules, outcomes)).findFirst().orElse(null);
+        .filter(f -> !tolerated(f, tally, rules, outcomes))
+        .min(java.util.Comparator.comparing((MemberFailure f) -> listedBefore(ctx, f))).orElse(null);
     if (failure == null) {
       return false;
     }
@@ -168,6 +171,14 @@ final class GangRestart<J extends TrainingJob<?>> {
       fail(failure, verdict, counted, tally, observed);
     }
     return true;
+  }
+
+  /** The member's index is in the failed indexes of the status this pass started from. */
+  private static boolean listedBefore(JobContext<?> ctx, MemberFailure f) {
+    var status = ctx.job().getStatus();
+    var before = status == null || status.getReplicaStatuses() == null ? null
+        : status.getReplicaStatuses().get(f.replica().type());
+    return before != null && IndexIntervals.parse(before.getFailedIndexes()).contains(f.replica().index());
   }
 
   /** A final failure (its restart policy does not retry it) that the job's success rules can still do without. */

@@ -304,10 +304,14 @@ class GangRestartTest {
     assertThat(actions(d, Action.DeletePod.class)).isEmpty();
     assertThat(d.status().getReplicaStatuses().get("Worker").getFailedIndexes()).isEqualTo("1");
 
+    job.setStatus(d.status());
     Decision second = decide(job, List.of(TestPods.of(job, "Worker", 0).running(),
-        TestPods.of(job, "Worker", 1).failed(1), TestPods.of(job, "Worker", 2).failed(1),
+        TestPods.of(job, "Worker", 1).failed(1), TestPods.of(job, "Worker", 2).failed(2),
         TestPods.of(job, "Worker", 3).running()));
     assertThat(second.status().getRestarts()).as("no rule can hold any more: the gang restarts").isEqualTo(1);
+    assertThat(second.status().condition("Restarting").orElseThrow().getMessage())
+        .as("named by the failure that broke the rules, not the one they tolerated")
+        .contains("Worker 2 exited with code 2");
   }
 
   @Test
