@@ -57,9 +57,16 @@ final class ChaosLeaders {
 
     run.paused = leader.process;
     leader.process.pause();
-    System.out.println("           " + leader.identity + " (pid " + leader.process.pid() + ") paused at "
-        + Instant.now() + ", state " + leader.process.kernelState() + "; the pair's processes: "
-        + replicasOnMachine(leader.identity, standby.identity));
+    Instant paused = Instant.now();
+    // the kernel stops a process when it next handles the signal: on a busy machine /proc may say R for a moment
+    String state = leader.process.kernelState();
+    for (int i = 0; i < 50 && !"T".equals(state); i++) {
+      sleep(100);
+      state = leader.process.kernelState();
+    }
+    System.out.println("           " + leader.identity + " (pid " + leader.process.pid() + ") paused at " + paused
+        + ", state " + state + " after " + java.time.Duration.between(paused, Instant.now()).toMillis()
+        + " ms; the pair's processes: " + replicasOnMachine(leader.identity, standby.identity));
     if (!tookOver(lease, leader, standby)) {
       leader.process.resume();
       run.paused = null;
