@@ -47,6 +47,7 @@ final class LeaseElection {
     if (namespace == null) {
       throw new IllegalArgumentException("the Lease's namespace is not set and cannot be inferred");
     }
+    checkAllowed(namespace);
     LeaderCallbacks callbacks = config.getLeaderCallbacks()
         .orElseGet(() -> new LeaderCallbacks(() -> { }, () -> { }, holder -> { }));
     LeaderCallbacks exiting = new LeaderCallbacks(() -> {
@@ -75,6 +76,26 @@ final class LeaseElection {
             fence == null ? lock : fence.watching(lock), config.getLeaseDuration(),
             config.getRenewDeadline(), config.getRetryPeriod(), exiting, false, config.getLeaseName()))
         .build().start();
+  }
+
+  /**
+   * Reads the Lease once before electing: fabric8's elector retries a refusal for ever, so a Lease the Role does not
+   * name (another {@code --leader-election-id} or namespace than the install's) left every replica a ready standby
+   * that never leads. A 403 stops the start instead, naming what to fix; anything else is the elector's to retry.
+   */
+  private void checkAllowed(String namespace) {
+    try {
+      client.leases().inNamespace(namespace).withName(config.getLeaseName()).get();
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() == 403) {
+        throw new IllegalStateException("the API server refuses Lease " + namespace + "/" + config.getLeaseName()
+            + " to this operator (403 Forbidden): its Role must allow get, update and patch on that Lease (and "
+            + "create on leases); --leader-election-id and --leader-election-namespace must name the Lease the Role "
+            + "names (deploy/ and the chart: stint in the operator's namespace, the chart's leaderElection.id)", e);
+      }
+      LOG.debug("Lease {}/{} not read before the election ({}): the elector tries again", namespace,
+          config.getLeaseName(), e.getMessage());
+    }
   }
 
   synchronized void stop() {

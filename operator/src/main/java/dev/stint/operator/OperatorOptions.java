@@ -113,7 +113,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       "  --frameworks=a,b          run only these frameworks, built in or from plugins (default: every one found)",
       "  --plugins-dir=DIR         load framework plugins from the jars in DIR (default: ./plugins when it",
       "                            exists); --plugins-dir= loads none",
-      "  --reconcile-threads=N     concurrent reconciles per operator",
+      "  --reconcile-threads=N     concurrent reconciles per operator (default 50)",
       "  --log-format=text|json    one readable line per event, or one JSON object per line (default text)",
       "  --namespaces=a,b          run: watch only these namespaces (default: every namespace)",
       "  --leader-election=B       run: true (default) or false; with true, of several processes only the holder",
