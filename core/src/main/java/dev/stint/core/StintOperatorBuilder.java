@@ -183,8 +183,9 @@ public final class StintOperatorBuilder {
     HeapGuard heapGuard = (heap != null ? heap : HeapGuard.ofThisJvm()).withMetrics(metrics.registry());
     EventRecorder events = new EventRecorder(client, clock, "stint", metrics.registry())
         .shedChildEventsWhen(heapGuard::tight);
+    KueueObjects kueueObjects = kueue.nativeMode() ? new KueueObjects(client, new KueueOwners(servedGroupKinds())) : null;
     StintOperator.Engine engine = new StintOperator.Engine(configuration, metrics, new ActionApplier(client), events,
-        new JobLifecycleMetrics(metrics, clock, role::leading), kueue.nativeMode() ? new KueueObjects(client, new KueueOwners(servedGroupKinds())) : null,
+        new JobLifecycleMetrics(metrics, clock, role::leading), kueueObjects,
         kueue.nativeMode() ? new WorkloadWriter(client, serverSideApply) : null, role, heapGuard, kinds,
         new KindEvents(events, operatorPod));
     List<TrainingJobReconciler<?>> reconcilers = new ArrayList<>();

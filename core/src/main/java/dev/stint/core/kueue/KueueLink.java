@@ -74,7 +74,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
      * The job waits for an object that may appear without an event Stint would see: a prebuilt Workload not adopted
      * yet, or the WorkloadPriorityClass its label names.
      */
-    public boolean awaitingPrebuilt() {
+    public boolean awaitsWithoutEvent() {
       return (prebuilt != null && workload == null) || missingPriorityClass != null;
     }
   }

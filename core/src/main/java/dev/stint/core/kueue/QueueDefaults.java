@@ -26,18 +26,18 @@ public final class QueueDefaults {
    *
    * @param labels the job's labels (null: none)
    * @param firstPass Stint has not passed over the job yet (no condition in its status)
-   * @param ownedByAnother the job's controller owner is of a kind Kueue manages (a JobSet, a TrainJob:
+   * @param ownedByKueue the job's controller owner is of a kind Kueue manages (a JobSet, a TrainJob:
    *     {@link KueueOwners}), which queues it
    * @param defaultQueue a LocalQueue named {@code default} exists in the job's namespace
    * @param defaultPriorityClass a WorkloadPriorityClass named {@code default} exists
    */
-  public record Facts(Map<String, String> labels, boolean firstPass, boolean ownedByAnother, boolean defaultQueue,
+  public record Facts(Map<String, String> labels, boolean firstPass, boolean ownedByKueue, boolean defaultQueue,
                       boolean defaultPriorityClass) { }
 
   /** The labels to add to the job (none: an empty map), in the order Kueue's webhook applies them. */
   public static Map<String, String> labelsToAdd(Facts facts) {
     Map<String, String> add = new LinkedHashMap<>();
-    if (!facts.firstPass() || facts.ownedByAnother()) {
+    if (!facts.firstPass() || facts.ownedByKueue()) {
       return add;
     }
     if (facts.defaultQueue() && absent(facts.labels(), KueueApi.QUEUE_NAME_LABEL)) {

@@ -48,8 +48,7 @@ final class WorkloadGate {
     // Kueue leaves Evicted=True (Deactivated) on a Workload made active again until it is admitted, and a Workload
     // that Stint deactivated for the user's suspend is made active in the pass that sees the job resumed: either way
     // the job now waits for admission, it is not evicted
-    boolean resuming = workload.annotations() != null
-        && workload.annotations().containsKey(KueueApi.DEACTIVATED_BY_SUSPEND);
+    boolean resuming = workload.deactivatedBySuspend();
     Optional<WorkloadCondition> evicted = workload.condition("Evicted").filter(WorkloadCondition::isTrue)
         .filter(c -> !((workload.active() || resuming) && DEACTIVATED.equals(c.reason())));
     if (evicted.isPresent()) {

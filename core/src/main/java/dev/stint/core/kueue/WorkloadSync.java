@@ -95,7 +95,7 @@ public final class WorkloadSync {
     if (suspended && workload.active()) {
       return Optional.of(new WorkloadWrite.SetActive(false));
     }
-    if (!suspended && !workload.active() && "true".equals(workload.annotations().get(KueueApi.DEACTIVATED_BY_SUSPEND))) {
+    if (!suspended && !workload.active() && workload.deactivatedBySuspend()) {
       return Optional.of(new WorkloadWrite.SetActive(true));
     }
     return Optional.empty();

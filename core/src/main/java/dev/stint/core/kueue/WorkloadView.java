@@ -47,6 +47,11 @@ public record WorkloadView(String name, String resourceVersion, Long generation,
     return conditions.stream().filter(c -> type.equals(c.type())).findFirst();
   }
 
+  /** Stint deactivated it for its job's suspend ({@link KueueApi#DEACTIVATED_BY_SUSPEND}), not Kueue. */
+  public boolean deactivatedBySuspend() {
+    return annotations != null && "true".equals(annotations.get(KueueApi.DEACTIVATED_BY_SUSPEND));
+  }
+
   public boolean isTrue(String type) {
     return condition(type).map(WorkloadCondition::isTrue).orElse(false);
   }

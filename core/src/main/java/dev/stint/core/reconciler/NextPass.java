@@ -16,7 +16,7 @@ final class NextPass {
    * The informer sees a prebuilt Workload once adopted, and a WorkloadPriorityClass appears, without an event on the
    * job.
    */
-  static final Duration PREBUILT_RETRY = Duration.ofSeconds(5);
+  static final Duration AWAITED_OBJECT_RETRY = Duration.ofSeconds(5);
 
   private NextPass() { }
 
@@ -30,8 +30,8 @@ final class NextPass {
     UpdateControl<J> control = UpdateControl.noUpdate();
     if (decision.requeueAfter().isPresent()) {
       control.rescheduleAfter(earliest(held, decision.requeueAfter().get().plusMillis(500)));
-    } else if (queueing.awaitingPrebuilt()) {
-      control.rescheduleAfter(earliest(held, PREBUILT_RETRY));
+    } else if (queueing.awaitsWithoutEvent()) {
+      control.rescheduleAfter(earliest(held, AWAITED_OBJECT_RETRY));
     } else if (held != null) {
       control.rescheduleAfter(held);
     }

@@ -42,7 +42,7 @@ class NextPassTest {
   @Test
   void aPrebuiltWorkloadNotAdoptedYetIsLookedForAgain() {
     assertThat(NextPass.<TestJob>after(Decision.none(), PREBUILT).getScheduleDelay())
-        .contains(NextPass.PREBUILT_RETRY.toMillis());
+        .contains(NextPass.AWAITED_OBJECT_RETRY.toMillis());
     assertThat(NextPass.<TestJob>after(Decision.none(), PREBUILT, Duration.ofSeconds(1)).getScheduleDelay())
         .contains(1_000L);
   }
