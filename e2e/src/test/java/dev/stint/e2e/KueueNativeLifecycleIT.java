@@ -228,6 +228,26 @@ class KueueNativeLifecycleIT extends KueueNativeCase {
     await().atMost(WAIT).untilAsserted(() -> assertThat(status("typo").isTrue("Running")).isTrue());
   }
 
+  /**
+   * No priority-class label and no PriorityClass in the templates: as Kueue, the Workload takes the cluster's global
+   * default PriorityClass (a review saw priority 0 while the pods ran at the default's value, and a lower job preempt
+   * it).
+   */
+  @Test
+  void aJobThatAsksForNoPriorityTakesTheClustersGlobalDefault() {
+    client.scheduling().v1().priorityClasses().resource(new io.fabric8.kubernetes.api.model.scheduling.v1
+        .PriorityClassBuilder().withNewMetadata().withName("stint-it-global-default").endMetadata().withValue(77)
+        .withGlobalDefault(true).build()).create();
+    try {
+      jobs.create(job("plain", "none", 1, null).replace(", kueue.x-k8s.io/priority-class: none", ""));
+      String workload = workloadOf("plain");
+      assertThat(kueue.awaitAdmitted(workload).priority()).isEqualTo(77);
+      await().atMost(WAIT).untilAsserted(() -> assertThat(status("plain").isTrue("Running")).isTrue());
+    } finally {
+      client.scheduling().v1().priorityClasses().withName("stint-it-global-default").delete();
+    }
+  }
+
   java.util.Set<String> podUids(String job) {
     return jobs.pods(job).stream().map(p -> p.getMetadata().getUid()).collect(java.util.stream.Collectors.toSet());
   }

@@ -81,7 +81,13 @@ final class WorkloadGate {
    * assign flavors ...") is left out: Kueue rewrites it at every scheduling attempt, and the job's status would follow.
    */
   private static String waiting(String kind, String jobName, String queueName, WorkloadView workload) {
-    String queue = queueName == null ? "the namespace's default LocalQueue" : "LocalQueue " + queueName;
+    if (queueName == null || queueName.isBlank()) {
+      // queued only because Kueue manages jobs without a queue name: Kueue's own words name an empty LocalQueue
+      return kind + " " + jobName + " is waiting for admission, but names no LocalQueue (label "
+          + KueueApi.QUEUE_NAME_LABEL + ") and its namespace had no LocalQueue named default when it was created: "
+          + "Kueue admits it once it has one (set the label while the job is suspended).";
+    }
+    String queue = "LocalQueue " + queueName;
     String why = workload == null ? "" : workload.condition("QuotaReserved")
         .filter(c -> !c.isTrue() && INADMISSIBLE.equals(c.reason()) && c.message() != null && !c.message().isBlank())
         .map(c -> ": " + c.message().strip().replaceAll("\\.$", ""))

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -281,7 +282,7 @@ public final class WorkloadWriter implements AutoCloseable {
   private <J extends TrainingJob<?>> WorkloadFor.Priority priority(J job, TrainingFramework<J> framework) {
     Optional<WorkloadFor.PriorityRef> ref = WorkloadFor.priorityClass(job, framework);
     if (ref.isEmpty()) {
-      return WorkloadFor.Priority.NONE;
+      return globalDefaultPriority();
     }
     Integer value;
     if ("PriorityClass".equals(ref.get().kind())) {
@@ -295,6 +296,19 @@ public final class WorkloadWriter implements AutoCloseable {
       return WorkloadFor.Priority.NONE;
     }
     return new WorkloadFor.Priority(ref.get(), value);
+  }
+
+  /**
+   * No class asked for: as Kueue ({@code GetPriorityFromPriorityClass("")}), the cluster's global default
+   * PriorityClass, the lowest of them should there be several; else none (priority 0). The pods get it as well.
+   */
+  private WorkloadFor.Priority globalDefaultPriority() {
+    return client.scheduling().v1().priorityClasses().list().getItems().stream()
+        .filter(pc -> Boolean.TRUE.equals(pc.getGlobalDefault()) && pc.getValue() != null)
+        .min(Comparator.comparingInt(pc -> pc.getValue()))
+        .map(pc -> new WorkloadFor.Priority(WorkloadFor.PriorityRef.podPriorityClass(pc.getMetadata().getName()),
+            pc.getValue()))
+        .orElse(WorkloadFor.Priority.NONE);
   }
 
   /** The value of a WorkloadPriorityClass; null when there is no such class. */

@@ -18,12 +18,18 @@ import org.slf4j.LoggerFactory;
 /**
  * A pass the API server refused for a reason that heals (quota, throttling, server errors, a terminating namespace):
  * retried with capped exponential backoff for as long as it lasts ({@link RetryingJobs}), while the job says so in a
- * {@code ReplicaFailure} condition ({@link RetryCondition}) and one Warning event per distinct cause. A refusal that
- * comes from the operator stopping is no refusal: it propagates.
+ * {@code ReplicaFailure} condition ({@link RetryCondition}) and one Warning event per distinct cause. An update that
+ * met a newer object (a conflict) is retried quietly a few times first. A refusal that comes from the operator
+ * stopping is no refusal: it propagates.
  */
 final class RefusalRetries<J extends TrainingJob<?>> {
   /** Logged under the reconciler's name, as operators filter it. */
   private static final Logger LOG = LoggerFactory.getLogger(TrainingJobReconciler.class);
+  /**
+   * Conflicts in a row retried without a word (after 1, 2 and 4 s): a write from a cache a moment behind the API
+   * server meets a newer object now and then, and the next pass reads it.
+   */
+  static final int QUIET_CONFLICTS = 3;
 
   private final String kind;
   private final Class<J> jobType;
@@ -61,9 +67,17 @@ final class RefusalRetries<J extends TrainingJob<?>> {
     ApiRefusal refusal = ApiRefusal.of(e);
     RetryingJobs.Attempt attempt = retrying.refused(job.getMetadata().getUid(), refusal);
     lifecycle.retried(kind);
+    boolean staleWrite = staleWrite(e);
+    if (staleWrite && attempt.attempts() <= QUIET_CONFLICTS) {
+      // the object changed since the cache saw it (most often by this operator's own write a moment before): the
+      // next pass reads it anew; only a conflict that lasts is worth a Warning and a condition
+      LOG.debug("Attempt {} met a newer object ({}), next in {} s", attempt.attempts(), refusal.message(),
+          attempt.delay().toSeconds());
+      return UpdateControl.<J>noUpdate().rescheduleAfter(attempt.delay());
+    }
     String message = "The API server refused a change (" + refusal.cause() + "); retrying until it goes through: "
         + refusal.message();
-    if (attempt.newCause()) {
+    if (attempt.newCause() || staleWrite && attempt.attempts() == QUIET_CONFLICTS + 1) {
       events.record(job, JobEvent.warning(kind + refusal.cause(), message)); // logged once, with the event
     } else {
       LOG.debug("Attempt {} refused again ({}), next in {} s", attempt.attempts(), refusal.cause(),
@@ -89,6 +103,11 @@ final class RefusalRetries<J extends TrainingJob<?>> {
     if (retrying.recovered(uid)) {
       LOG.info("The API server accepts the job's changes again");
     }
+  }
+
+  /** An update refused because the object changed since it was read (HTTP 409, reason Conflict). */
+  private static boolean staleWrite(KubernetesClientException e) {
+    return e.getCode() == 409 && e.getStatus() != null && "Conflict".equals(e.getStatus().getReason());
   }
 
   /** The refusal is the API server's NotFound for the job itself (its status write, its labels). */

@@ -5,9 +5,16 @@ import dev.stint.spi.WithControllerIdentity;
 import dev.stint.spi.WithSupportingResources;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -49,6 +56,7 @@ final class FrameworkProbe {
       throw new PluginRejected("framework " + name + ": jobType() " + jobType.getName()
           + " needs @Group and @Version annotations");
     }
+    call(type, "jobType", () -> loadsClassesOf(jobType));
     notEmpty(name, "replicaTypes", call(type, "replicaTypes", framework::replicaTypes));
     notNull(name, "defaults", call(type, "defaults", framework::defaults));
     List<String> missed = MovedMethods.missedBy(framework.getClass());
@@ -64,6 +72,34 @@ final class FrameworkProbe {
       notNull(name, "supportingResourceTypes",
           call(type, "supportingResourceTypes", supporting::supportingResourceTypes));
     }
+  }
+
+  /**
+   * Loads the classes a job is read into (its spec and status, their fields' types) that come with the plugin, as
+   * registering its kind would: one missing from the jar (a dependency not bundled) is then this plugin's refusal,
+   * not a failed start of the whole operator.
+   *
+   * @return the plugin's classes it loaded
+   */
+  static Set<Class<?>> loadsClassesOf(Class<?> jobType) {
+    ClassLoader plugin = jobType.getClassLoader();
+    Set<Class<?>> loaded = new HashSet<>();
+    Deque<Type> todo = new ArrayDeque<>(List.of(jobType));
+    while (!todo.isEmpty()) {
+      Type next = todo.pop();
+      if (next instanceof ParameterizedType parameterized) {
+        todo.add(parameterized.getRawType());
+        todo.addAll(List.of(parameterized.getActualTypeArguments())); // throws TypeNotPresentException
+      } else if (next instanceof Class<?> c && c.getClassLoader() == plugin && loaded.add(c)) {
+        if (c.getGenericSuperclass() != null) {
+          todo.add(c.getGenericSuperclass());
+        }
+        for (Field field : c.getDeclaredFields()) { // throws NoClassDefFoundError
+          todo.add(field.getGenericType());
+        }
+      }
+    }
+    return loaded;
   }
 
   private static <T> T call(String type, String method, Supplier<T> call) throws PluginRejected {

@@ -77,7 +77,8 @@ public final class KindCheck {
    */
   public static KindVerdict verdict(String crd, boolean crdServed, Map<RequiredRight, Boolean> allowed) {
     if (!crdServed) {
-      return KindVerdict.down("CRD " + crd + " is not installed (kubectl apply --server-side -f crds/)");
+      return KindVerdict.down("CRD " + crd + " is not installed (kubectl apply --server-side -f crds/ of Stint, or of "
+          + "the plugin that brings the kind)");
     }
     List<String> refused = allowed.entrySet().stream().filter(e -> !e.getValue())
         .map(e -> e.getKey().describe()).toList();

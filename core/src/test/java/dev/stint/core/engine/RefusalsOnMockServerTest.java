@@ -73,6 +73,39 @@ class RefusalsOnMockServerTest extends MockServerEngineTest {
     assertThat(scrape().value("stint_refused_retries_total", "kind", "TestJob")).isZero();
   }
 
+  /**
+   * A write that meets a newer object (its cache a moment behind, most often after this operator's own write): the
+   * next pass reads it anew, without a Warning or a {@code ReplicaFailure} condition (a review saw an MPIJob warn of
+   * its own hostfile ConfigMap's conflict).
+   */
+  @Test
+  void aConflictThatPassesIsRetriedWithoutAWord() {
+    server.expect().put().withPath("/apis/test.stint.dev/v1/namespaces/default/testjobs/raced/status")
+        .andReturn(409, conflict("raced")).times(2);
+    create(TestJobs.job("raced").workers(1).build());
+
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status("raced").isTrue("Created")).isTrue());
+    assertThat(status("raced").condition("ReplicaFailure")).isEmpty();
+    assertThat(events("TestJobConflict")).isZero();
+    assertThat(scrape().value("stint_refused_retries_total", "kind", "TestJob")).isEqualTo(2);
+  }
+
+  @Test
+  void aConflictThatLastsIsWarnedOfOnceAfterTheQuietRetries() {
+    server.expect().put().withPath("/apis/test.stint.dev/v1/namespaces/default/testjobs/stuck/status")
+        .andReturn(409, conflict("stuck")).always();
+    create(TestJobs.job("stuck").workers(1).build());
+
+    // quiet after 1, 2 and 4 s; the fourth conflict in a row (about 7 s in) is told
+    await().atMost(Duration.ofSeconds(40)).untilAsserted(() -> assertThat(events("TestJobConflict")).isEqualTo(1));
+    assertThat(scrape().value("stint_refused_retries_total", "kind", "TestJob")).isGreaterThanOrEqualTo(4);
+  }
+
+  private static io.fabric8.kubernetes.api.model.Status conflict(String name) {
+    return RefusalStatus.of(409, "Conflict", "Operation cannot be fulfilled on testjobs.test.stint.dev \"" + name
+        + "\": the object has been modified; please apply your changes to the latest version and try again");
+  }
+
   @Test
   void exceededQuotaIsRetriedShownOnceAndClearedWhenItHeals() {
     String quota = "pods \"slow-worker-0\" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=10, "

@@ -83,6 +83,17 @@ class WorkloadGateTest {
     assertThat(gate(workload)).isEqualTo(new KueueGate.Held(reason, message));
   }
 
+  /** Queued because Kueue manages jobs without a queue name: Kueue's message names an empty LocalQueue (a review). */
+  @Test
+  void aJobThatNamesNoLocalQueueIsToldWhatItLacks() {
+    KueueGate gate = WorkloadGate.of("TestJob", "train", null, workload("w")
+        .condition("QuotaReserved", "False", "Inadmissible", "LocalQueue  doesn't exist").view(), FLAVORS);
+
+    assertThat(gate).isEqualTo(new KueueGate.Held("WaitingForAdmission", "TestJob train is waiting for admission, "
+        + "but names no LocalQueue (label kueue.x-k8s.io/queue-name) and its namespace had no LocalQueue named "
+        + "default when it was created: Kueue admits it once it has one (set the label while the job is suspended)."));
+  }
+
   @Test
   void admittedPodsCarryFlavorsChecksAndKueuesLabels() {
     KueueGate gate = gate(workload("w").queue("team-q")

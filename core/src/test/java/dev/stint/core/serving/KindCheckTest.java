@@ -36,7 +36,8 @@ class KindCheckTest {
     return Stream.of(
         Arguments.of("every right, the CRD served", true, answers(rights, List.of()), KindVerdict.SERVED),
         Arguments.of("the CRD missing: named, whatever the rights", false, answers(rights, List.of()),
-            KindVerdict.down("CRD jaxjobs.kubeflow.org is not installed (kubectl apply --server-side -f crds/)")),
+            KindVerdict.down("CRD jaxjobs.kubeflow.org is not installed (kubectl apply --server-side -f crds/ "
+                + "of Stint, or of the plugin that brings the kind)")),
         Arguments.of("the kind's rule missing: every right refused named", true,
             answers(rights, List.of(0, 1, 2)),
             KindVerdict.down("the service account may not list jaxjobs.kubeflow.org cluster-wide, watch "

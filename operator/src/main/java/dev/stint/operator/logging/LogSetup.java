@@ -59,5 +59,7 @@ public final class LogSetup {
         .setLevel(Level.OFF);
     // Stint logs one line for the frameworks it loaded and one per skipped plugin; pf4j's INFO lines would repeat them
     context.getLogger("org.pf4j").setLevel(Level.WARN);
+    // a listed class it cannot load: pf4j logs an ERROR with a stack trace, and Stint's WARN says which and why
+    context.getLogger("org.pf4j.AbstractExtensionFinder").setLevel(Level.OFF);
   }
 }
