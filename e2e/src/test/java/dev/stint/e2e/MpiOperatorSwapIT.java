@@ -73,8 +73,14 @@ class MpiOperatorSwapIT {
       RbacJobs.suspend(MPI, ns, "running", true);
       await("running suspended: no pod, no launcher Job").atMost(WAIT).until(() ->
           RbacJobs.pods(cluster.client(), ns, "running").isEmpty() && launcherJobs(ns, "running").isEmpty());
+      // a worker more while suspended: the hostfile, in the MPI Operator's ConfigMap, follows (a review saw it stay)
+      Kubectl.run("patch", "mpijobs.kubeflow.org", "running", "-n", ns, "--type=merge", "-p",
+          "{\"spec\":{\"mpiReplicaSpecs\":{\"Worker\":{\"replicas\":3}}}}").assertOk();
       RbacJobs.suspend(MPI, ns, "running", false);
       RbacJobs.suspend(MPI, ns, "suspended", false);
+      await("the taken-over hostfile lists the third worker").atMost(WAIT).until(() -> cluster.client().configMaps()
+          .inNamespace(ns).withName("running-config").get().getData().getOrDefault("hostfile", "")
+          .contains("running-worker-2"));
       for (String job : List.of("running", "suspended")) {
         awaitCondition(ns, job, "Running");
         assertThat(launcherPods(ns, job)).as("%s: one launcher under Stint", job).hasSize(1);

@@ -20,6 +20,8 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
   private final JobStatus status;
   private final List<Action> actions = new ArrayList<>();
   private final List<JobEvent> events = new ArrayList<>();
+  static final Duration LONGEST_WAIT = Duration.ofDays(1);
+
   private Duration requeueAfter;
   private List<WaitingCause> waiting = List.of();
 
@@ -92,7 +94,8 @@ final class DecisionBuilder<J extends TrainingJob<?>> {
   }
 
   void requeueAfter(Duration after) {
-    Duration positive = after.isNegative() ? Duration.ZERO : after;
+    // a far deadline is looked at again within a day (and computed anew): a scheduler counts in milliseconds
+    Duration positive = after.isNegative() ? Duration.ZERO : after.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : after;
     if (requeueAfter == null || positive.compareTo(requeueAfter) < 0) {
       requeueAfter = positive;
     }

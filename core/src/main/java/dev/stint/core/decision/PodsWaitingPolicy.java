@@ -109,7 +109,7 @@ final class PodsWaitingPolicy {
         if (w.waitingSince() == null) {
           continue; // a crash loop: backoffLimit counts its restarts
         }
-        Instant deadline = w.waitingSince().plusSeconds(limit);
+        Instant deadline = RunLimits.after(w.waitingSince(), limit);
         if (ctx.now().isBefore(deadline)) {
           out.requeueAfter(Duration.between(ctx.now(), deadline));
         } else if (overdue == null || deadline.isBefore(overdueAt)) {

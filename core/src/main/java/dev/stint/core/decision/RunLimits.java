@@ -13,6 +13,14 @@ final class RunLimits {
 
   private RunLimits() { }
 
+  /**
+   * {@code seconds} after {@code from}, or the end of time when that is past it: a limit of any size the CRD accepts
+   * (up to 2^63 - 1 seconds) is a time that never comes, not an exception on every pass.
+   */
+  static Instant after(Instant from, long seconds) {
+    return seconds >= Duration.between(from, Instant.MAX).getSeconds() ? Instant.MAX : from.plusSeconds(seconds);
+  }
+
   /** The deadline message when the job has run past it, else empty (and a requeue at the deadline). */
   static <J extends TrainingJob<?>> Optional<String> pastDeadline(DecisionBuilder<J> out) {
     JobContext<J> ctx = out.ctx();
@@ -21,7 +29,7 @@ final class RunLimits {
     if (seconds == null || start == null) {
       return Optional.empty();
     }
-    Instant deadline = Instant.parse(start).plusSeconds(seconds);
+    Instant deadline = after(Instant.parse(start), seconds);
     if (!ctx.now().isBefore(deadline)) {
       // upstream's words, then the field, which upstream's message does not name
       return Optional.of("Job " + ctx.name() + " has failed because it was active longer than specified deadline"

@@ -10,9 +10,12 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -277,8 +280,12 @@ public final class ActionApplier {
     String kind = desired.getKind();
     String name = desired.getMetadata().getName();
     if (replacing == null) {
-      create(job, kind, name, () -> client.resource(desired).inNamespace(ns).create(),
-          () -> client.resource(desired).inNamespace(ns).get());
+      HasMetadata[] existing = new HasMetadata[1];
+      boolean created = create(job, kind, name, () -> client.resource(desired).inNamespace(ns).create(),
+          () -> existing[0] = client.resource(desired).inNamespace(ns).get());
+      if (!created && existing[0] != null && !carriesLabels(existing[0], desired.getMetadata().getLabels())) {
+        adopt(ns, desired, existing[0]);
+      }
     } else {
       desired.getMetadata().setResourceVersion(replacing);
       try {
@@ -287,6 +294,28 @@ public final class ActionApplier {
         throw refusedOrRetried(kind, name, e);
       }
     }
+  }
+
+  /**
+   * The job's own object, made by the controller Stint took the job over from (the MPI Operator's hostfile ConfigMap
+   * and Service), which the informers do not show without Stint's labels: labelled, so that the next pass sees it and
+   * brings it up to date (an object made only once, an SSH key, is kept as it is). Without this the object stayed as
+   * the other controller left it, however the job changed.
+   */
+  private void adopt(String ns, HasMetadata desired, HasMetadata existing) {
+    LOG.info("Adopting {} {}, the job's though not made by Stint", desired.getKind(), desired.getMetadata().getName());
+    String labels = client.getKubernetesSerialization()
+        .asJson(Map.of("metadata", Map.of("labels", desired.getMetadata().getLabels())));
+    try {
+      client.resource(existing).inNamespace(ns).patch(PatchContext.of(PatchType.JSON_MERGE), labels);
+    } catch (KubernetesClientException e) {
+      throw refusedOrRetried(desired.getKind(), desired.getMetadata().getName(), e);
+    }
+  }
+
+  private static boolean carriesLabels(HasMetadata object, Map<String, String> labels) {
+    Map<String, String> current = object.getMetadata().getLabels();
+    return labels == null || current != null && current.entrySet().containsAll(labels.entrySet());
   }
 
   /**

@@ -207,6 +207,18 @@ class JobDeciderTest {
     assertThat(e.requeueAfter()).contains(Duration.ofSeconds(70));
   }
 
+  /** The largest limits the CRD accepts are times that never come (a review saw an exception on every pass). */
+  @Test
+  void aDeadlineOrWaitLimitBeyondTheEndOfTimeIsOneThatNeverComes() {
+    TestJob job = TestJobs.job("j").workers(1).runPolicy(p -> {
+      p.setActiveDeadlineSeconds(Long.MAX_VALUE);
+      p.setPodsWaitingTimeoutSeconds(Long.MAX_VALUE);
+    }).status(runningStatus()).build();
+    Decision d = decide(job, List.of(TestPods.of(job, "Worker", 0).running()));
+    assertThat(d.status().isTrue("Failed")).isFalse();
+    assertThat(d.requeueAfter()).contains(Duration.ofDays(1));
+  }
+
   static JobStatus finished(String type, long secondsAgo) {
     JobStatus s = runningStatus();
     Conditions.set(s, ConditionType.valueOf(type), true, "TestJob" + type, "done", NOW.minusSeconds(secondsAgo).toString());

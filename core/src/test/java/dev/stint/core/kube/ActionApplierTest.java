@@ -20,6 +20,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -186,6 +187,26 @@ class ActionApplierTest {
           .withNewMetadata().withName("j-config").withNamespace("ns").endMetadata().build(), null)), events))
           .isInstanceOf(ChildRefused.class).hasMessageContaining("ConfigMap j-config already exists")
           .hasMessageContaining("it has no controller");
+    }
+
+    /**
+     * The job's object made by the controller it was taken over from (the MPI Operator's hostfile ConfigMap, labelled
+     * only {@code app}): Stint's labels are added, nothing else, so the informers show it and the next pass updates it
+     * (a review saw a taken-over MPIJob's hostfile never follow its workers).
+     */
+    @Test
+    void theJobsOwnObjectMadeByAnotherControllerIsLabelledAsStintsAndOtherwiseLeft() {
+      client.configMaps().inNamespace("ns").resource(owned(new ConfigMapBuilder().withNewMetadata()
+          .withName("j-config").withLabels(Map.of("app", "j")).endMetadata().addToData("hostfile", "j-worker-0\n")
+          .build(), "Pod", "j", "u")).create();
+      applier.apply(JOB, List.of(new Action.ApplyResource(new ConfigMapBuilder().withNewMetadata().withName("j-config")
+          .withNamespace("ns").withLabels(Map.of("training.kubeflow.org/job-name", "j")).endMetadata()
+          .addToData("hostfile", "j-worker-0\nj-worker-1\n").build(), null)), events);
+
+      var adopted = client.configMaps().inNamespace("ns").withName("j-config").get();
+      assertThat(adopted.getMetadata().getLabels()).containsEntry("app", "j")
+          .containsEntry("training.kubeflow.org/job-name", "j");
+      assertThat(adopted.getData()).containsEntry("hostfile", "j-worker-0\n"); // the next pass, seeing it, updates it
     }
 
     @Test

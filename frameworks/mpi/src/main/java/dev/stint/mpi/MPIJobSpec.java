@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.KubeflowJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -37,6 +38,7 @@ public class MPIJobSpec extends KubeflowJobSpec<MpiRunPolicy> {
   @JsonProperty("slotsPerWorker")
   @JsonPropertyDescription("Specifies the number of slots per worker used in hostfile. Defaults to 1.")
   @Min(0)
+  @Max(Integer.MAX_VALUE) // an int32, as upstream's: a larger number would not be read
   private Integer slotsPerWorker;
 
   @JsonProperty("runLauncherAsWorker")

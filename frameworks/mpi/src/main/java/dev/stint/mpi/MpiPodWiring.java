@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.KeyToPathBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodDNSConfig;
+import io.fabric8.kubernetes.api.model.PodDNSConfigBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -64,8 +66,24 @@ final class MpiPodWiring {
         main.setCommand(new ArrayList<>(WORKER_COMMAND));
       }
       ContainerEnv.append(main, List.of(new EnvVar(ROLE_ENV, "worker", null)));
+      searchJobDomain(job, spec);
     }
     mountSshAuth(job, spec, main);
+  }
+
+  /**
+   * A worker looks short names up in the job's Service domain as well, as the MPI Operator's workers do: Intel MPI and
+   * MPICH reach the launcher by its hostname. The domain is the MPI Operator's, {@code cluster.local} included.
+   */
+  private static void searchJobDomain(MPIJob job, PodSpec spec) {
+    String domain = job.getMetadata().getName() + "." + job.getMetadata().getNamespace() + ".svc.cluster.local";
+    PodDNSConfig template = spec.getDnsConfig();
+    List<String> searches = template == null || template.getSearches() == null ? new ArrayList<>()
+        : new ArrayList<>(template.getSearches());
+    searches.add(domain);
+    // a copy: the template's own object belongs to the cached job
+    spec.setDnsConfig(new PodDNSConfigBuilder(template == null ? new PodDNSConfig() : template)
+        .withSearches(searches).build());
   }
 
   /** The launcher's variables: its role, the hostfile for the MPI implementation, and no GPUs unless it computes. */

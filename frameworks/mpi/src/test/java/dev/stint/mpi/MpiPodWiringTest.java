@@ -150,6 +150,18 @@ class MpiPodWiringTest {
     assertThat(wired(job, LAUNCHER).getSpec().getDnsPolicy()).isNull();
   }
 
+  /** As the MPI Operator: workers search the job's Service domain (Intel MPI and MPICH reach the launcher by name). */
+  @Test
+  void workersSearchTheJobsDomainAfterTheirOwnSearches() {
+    MPIJob job = TestMPIJobs.job("pi").launcher().workers(1).template(MPIJobSpec.WORKER, p -> p.withNewDnsConfig()
+        .withSearches("corp.example.com").endDnsConfig()).build();
+    String domain = "pi." + job.getMetadata().getNamespace() + ".svc.cluster.local";
+
+    assertThat(wired(job, new ReplicaId(MPIJobSpec.WORKER, 0)).getSpec().getDnsConfig().getSearches())
+        .containsExactly("corp.example.com", domain);
+    assertThat(wired(job, LAUNCHER).getSpec().getDnsConfig()).isNull();
+  }
+
   private static void assertSshVolume(Pod pod, Integer mode) {
     Volume ssh = volume(pod, "ssh-auth");
     assertThat(ssh.getSecret().getSecretName()).isEqualTo("pi-ssh");

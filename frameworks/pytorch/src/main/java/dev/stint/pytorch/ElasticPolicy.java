@@ -3,6 +3,7 @@ package dev.stint.pytorch;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import java.util.List;
 
@@ -17,11 +18,13 @@ public class ElasticPolicy {
   @JsonProperty("minReplicas")
   @JsonPropertyDescription("Lower limit of Worker replicas the job can scale down to. Defaults to maxReplicas, "
       + "or to the Worker replicas when neither is set.")
+  @Max(Integer.MAX_VALUE) // an int32, as upstream's: a larger number would not be read
   private Integer minReplicas;
 
   @JsonProperty("maxReplicas")
   @JsonPropertyDescription("Upper limit of Worker replicas the autoscaler may set; not smaller than minReplicas. "
       + "Defaults to minReplicas, or to the Worker replicas when neither is set.")
+  @Max(Integer.MAX_VALUE)
   private Integer maxReplicas;
 
   @JsonProperty("rdzvBackend")
@@ -30,6 +33,7 @@ public class ElasticPolicy {
 
   @JsonProperty("rdzvPort")
   @JsonPropertyDescription("Rendezvous port. Defaults to the Worker's pytorchjob-port.")
+  @Max(Integer.MAX_VALUE)
   private Integer rdzvPort;
 
   @JsonProperty("rdzvHost")
@@ -50,10 +54,12 @@ public class ElasticPolicy {
 
   @JsonProperty("nProcPerNode")
   @JsonPropertyDescription("Deprecated since Kubeflow v1.7: use spec.nprocPerNode. Number of processes per node.")
+  @Max(Integer.MAX_VALUE)
   private Integer nProcPerNode;
 
   @JsonProperty("maxRestarts")
   @JsonPropertyDescription("Maximum number of worker group restarts before torchrun fails.")
+  @Max(Integer.MAX_VALUE)
   private Integer maxRestarts;
 
   @JsonProperty("metrics")

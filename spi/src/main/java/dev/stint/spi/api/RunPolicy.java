@@ -3,6 +3,7 @@ package dev.stint.spi.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 
@@ -25,6 +26,7 @@ public class RunPolicy {
 
   @JsonPropertyDescription("Seconds after the job finished before the job object is deleted.")
   @Min(0)
+  @Max(Integer.MAX_VALUE) // an int32, as upstream's: a larger number would not be read
   private Integer ttlSecondsAfterFinished;
 
   @JsonPropertyDescription("Seconds of continuous running (since startTime) after which the job fails.")
@@ -33,6 +35,7 @@ public class RunPolicy {
 
   @JsonPropertyDescription("Number of retries (pod recreations and container restarts) before the job fails.")
   @Min(0)
+  @Max(Integer.MAX_VALUE)
   private Integer backoffLimit;
 
   @JsonPropertyDescription("Seconds a pod may wait to start (unschedulable, an image that cannot be pulled, a "
