@@ -38,7 +38,9 @@ import java.util.stream.Stream;
  *       printer columns as {@link CrdHints#PRINTER_COLUMN_ORDER} says (set these hints on the custom resource class
  *       with fabric8's {@code @Annotations}); the hint annotations are removed;</li>
  *   <li>bounds the container lists of every pod template with {@code maxItems}, so that CEL rules scanning
- *       containers stay within the API server's cost budget;</li>
+ *       containers stay within the API server's cost budget, and every 32-bit integer of a pod template with
+ *       {@code minimum} and {@code maximum}, so that the API server refuses a value the operator could not read
+ *       ({@link Int32Bounds});</li>
  *   <li>turns each rule {@code self in ['a', 'b']} on a string into the schema's {@code enum}, which costs the API
  *       server nothing on a write ({@link EnumRules});</li>
  *   <li>declares {@code metadata.name} in the root schema when a root rule reports at it with {@code fieldPath}
@@ -103,6 +105,7 @@ public final class CrdFinisher {
     for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
       if (version.getSchema() != null && version.getSchema().getOpenAPIV3Schema() != null) {
         PodTemplateBounds.apply(version.getSchema().getOpenAPIV3Schema());
+        Int32Bounds.apply(version.getSchema().getOpenAPIV3Schema());
         EnumRules.apply(version.getSchema().getOpenAPIV3Schema());
         RootMetadataFields.apply(version.getSchema().getOpenAPIV3Schema());
       }

@@ -50,7 +50,19 @@ class CrdValidationIT extends CrdOnApiServer {
         Arguments.of("both nproc fields", job("both-nproc", "", WORKER,
             "  nprocPerNode: \"2\"\n  elasticPolicy: {nProcPerNode: 2}\n"), "spec.elasticPolicy.nProcPerNode"),
         Arguments.of("name not DNS-1035", job("9starts-with-digit", MASTER, WORKER, ""),
-            "metadata.name: must be a DNS-1035 label"));
+            "metadata.name: must be a DNS-1035 label"),
+        // an int32 beyond its range was stored, then unreadable by the operator: every job of the kind unserved
+        Arguments.of("backoffLimit beyond int32", job("big-backoff", MASTER, WORKER,
+            "  runPolicy: {backoffLimit: 3000000000}\n"),
+            "spec.runPolicy.backoffLimit in body should be less than or equal to 2147483647"),
+        Arguments.of("pod template port beyond int32", job("big-port", MASTER.replace("image: \"busybox\"}",
+            "image: \"busybox\", ports: [{containerPort: 3000000000}]}"), WORKER, ""),
+            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].ports[0].containerPort in body should be "
+                + "less than or equal to 2147483647"),
+        Arguments.of("probe port (int or string) beyond int32", job("big-probe", MASTER, WORKER.replace(
+            "image: \"busybox\"}", "image: \"busybox\", readinessProbe: {httpGet: {port: -3000000000}}}"), ""),
+            "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].readinessProbe.httpGet.port in body should "
+                + "be greater than or equal to -2147483648"));
   }
 
   static final String MPI_NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
