@@ -7,18 +7,14 @@ import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
@@ -37,9 +33,8 @@ class GangRestartIT {
       kind(RbacJobs.TENSORFLOW, "Chief", 1, "PS", 1, "Worker", 2),
       kind(RbacJobs.MPI, "Launcher", 1, "Worker", 2),
       kind(RbacJobs.JAX, "Worker", 3));
-  static KubernetesClient client;
-  static OperatorProcess operator;
-  static String ns;
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("gang").withJaxPlugin("gang-plugins-").withOperator();
 
   static RbacJobs.Kind kind(RbacJobs.Kind base, Object... typesAndCounts) {
     Map<String, Integer> replicas = new LinkedHashMap<>();
@@ -50,38 +45,18 @@ class GangRestartIT {
         replicas);
   }
 
-  @BeforeAll
-  static void startOperator() throws IOException {
-    client = LocalCluster.client();
-    Path plugins = JaxPluginJar.withCrdsInPluginsDir("gang-plugins-");
-    ns = LocalCluster.namespace(client, "gang");
-    operator = OperatorProcess.start("--plugins-dir=" + plugins);
-  }
-
-  @AfterAll
-  static void stopOperator() throws InterruptedException {
-    try {
-      OperatorProcess.closeAlive(operator);
-    } finally {
-      if (client != null) {
-        client.namespaces().withName(ns).delete();
-        client.close();
-      }
-    }
-  }
-
   static String manifest(RbacJobs.Kind kind, String name, String failurePolicy) {
     return kind.manifest(name, null, "OnFailure", "{failurePolicy: " + failurePolicy + "}", "");
   }
 
   static JobStatus status(RbacJobs.Kind kind, String name) {
-    var job = RbacJobs.get(client, kind, ns, name);
-    return job == null ? new JobStatus() : StatusHistory.statusOf(client, job);
+    var job = RbacJobs.get(cluster.client(), kind, cluster.ns(), name);
+    return job == null ? new JobStatus() : StatusHistory.statusOf(cluster.client(), job);
   }
 
   static List<Pod> live(String job) {
-    return RbacJobs.pods(client, ns, job).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-        .toList();
+    return RbacJobs.pods(cluster.client(), cluster.ns(), job).stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
   }
 
   static int size(RbacJobs.Kind kind) {
@@ -89,12 +64,13 @@ class GangRestartIT {
   }
 
   static void exit(String pod, int code) {
-    Kubectl.run("annotate", "pod", pod, "-n", ns, "--overwrite", "stint.dev/kwok-exit-code=" + code).assertOk();
+    Kubectl.run("annotate", "pod", pod, "-n", cluster.ns(), "--overwrite", "stint.dev/kwok-exit-code=" + code)
+        .assertOk();
   }
 
   /** What the pod garbage collector or an eviction leaves on a pod of a lost or drained node. */
   static void disrupt(String pod, String reason) {
-    client.pods().inNamespace(ns).withName(pod).editStatus(p -> {
+    cluster.pods().withName(pod).editStatus(p -> {
       p.getStatus().setPhase("Failed");
       p.getStatus().getConditions().add(new PodConditionBuilder().withType("DisruptionTarget").withStatus("True")
           .withReason(reason).withMessage("test").build());
@@ -103,7 +79,7 @@ class GangRestartIT {
   }
 
   static long events(String job, String reason) {
-    return client.v1().events().inNamespace(ns).list().getItems().stream()
+    return cluster.client().v1().events().inNamespace(cluster.ns()).list().getItems().stream()
         .filter(e -> job.equals(e.getInvolvedObject().getName())).map(Event::getReason).filter(reason::equals)
         .count();
   }
@@ -111,7 +87,7 @@ class GangRestartIT {
   /** Waits until every replica of the attempt has a pod of that attempt, none of them one of {@code before}. */
   static Set<String> awaitAttempt(RbacJobs.Kind kind, String job, int attempt, Set<String> before) {
     await(kind.kind() + " " + job + " attempt " + attempt).atMost(WAIT).untilAsserted(() -> {
-      List<Pod> pods = RbacJobs.pods(client, ns, job);
+      List<Pod> pods = RbacJobs.pods(cluster.client(), cluster.ns(), job);
       assertThat(pods).hasSize(size(kind)).allSatisfy(p -> {
         assertThat(p.getMetadata().getLabels()).containsEntry(ATTEMPT, Integer.toString(attempt));
         assertThat(p.getMetadata().getUid()).isNotIn(before);
@@ -119,7 +95,8 @@ class GangRestartIT {
     });
     await(kind.kind() + " " + job + " Running again").atMost(WAIT)
         .untilAsserted(() -> assertThat(status(kind, job).isTrue("Running")).isTrue());
-    return RbacJobs.pods(client, ns, job).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+    return RbacJobs.pods(cluster.client(), cluster.ns(), job).stream().map(p -> p.getMetadata().getUid())
+        .collect(Collectors.toSet());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -127,12 +104,13 @@ class GangRestartIT {
   void oneMemberFailingRestartsTheWholeGangUntilItSucceedsOrTheLimit(RbacJobs.Kind kind) {
     String gang = kind.kind().toLowerCase() + "-gang";
     String strict = kind.kind().toLowerCase() + "-strict";
-    Kubectl.runWithInput(manifest(kind, gang, "{maxRestarts: 1}"), "create", "-n", ns, "-f", "-").assertOk();
+    Kubectl.runWithInput(manifest(kind, gang, "{maxRestarts: 1}"), "create", "-n", cluster.ns(), "-f", "-")
+        .assertOk();
     Kubectl.runWithInput(manifest(kind, strict, "{maxRestarts: 0, restartStrategy: BlockingRecreate}"),
-        "create", "-n", ns, "-f", "-").assertOk();
+        "create", "-n", cluster.ns(), "-f", "-").assertOk();
     await(gang + " Running").atMost(WAIT).untilAsserted(() -> assertThat(status(kind, gang).isTrue("Running")).isTrue());
-    Set<String> first = RbacJobs.pods(client, ns, gang).stream().map(p -> p.getMetadata().getUid())
-        .collect(Collectors.toSet());
+    Set<String> first = RbacJobs.pods(cluster.client(), cluster.ns(), gang).stream()
+        .map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
     assertThat(live(gang)).hasSize(size(kind)).allSatisfy(p -> {
       assertThat(p.getMetadata().getLabels()).containsEntry(ATTEMPT, "0");
       assertThat(p.getSpec().getContainers().get(0).getEnv())
@@ -155,7 +133,7 @@ class GangRestartIT {
     await().atMost(WAIT).until(() -> events(gang, kind.kind() + "MemberDisrupted") == 1);
 
     await(gang + " Succeeded").atMost(WAIT).until(() -> {
-      RbacJobs.finish(client, ns, gang, 0);
+      RbacJobs.finish(cluster.client(), cluster.ns(), gang, 0);
       return status(kind, gang).isTrue("Succeeded");
     });
     JobStatus done = status(kind, gang);
@@ -183,7 +161,7 @@ class GangRestartIT {
     String name = "poison";
     // every pod made, seen by a watch (a pod of a poison job lives a moment: a poll could miss it)
     List<Pod> made = new java.util.concurrent.CopyOnWriteArrayList<>();
-    var watch = client.pods().inNamespace(ns).withLabel("training.kubeflow.org/job-name", name)
+    var watch = cluster.pods().withLabel("training.kubeflow.org/job-name", name)
         .watch(new io.fabric8.kubernetes.client.Watcher<Pod>() {
           @Override
           public void eventReceived(Action action, Pod pod) {
@@ -196,7 +174,7 @@ class GangRestartIT {
           public void onClose(io.fabric8.kubernetes.client.WatcherException cause) { }
         });
     Kubectl.runWithInput(kind.manifest(name, 1, "OnFailure", "{failurePolicy: {maxRestarts: 1000}}", ""),
-        "create", "-n", ns, "-f", "-").assertOk();
+        "create", "-n", cluster.ns(), "-f", "-").assertOk();
     for (int restarts = 2; restarts <= 3; restarts++) {
       int attempt = restarts;
       await(name + " restart " + attempt).atMost(WAIT).until(() -> {
@@ -219,7 +197,8 @@ class GangRestartIT {
               .as("created after the wait").isAfterOrEqualTo(due));
     }
     watch.close();
-    client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inNamespace(ns).withName(name).delete();
+    cluster.client().genericKubernetesResources(kind.apiVersion(), kind.kind()).inNamespace(cluster.ns())
+        .withName(name).delete();
   }
 
   @Test
@@ -227,22 +206,22 @@ class GangRestartIT {
     RbacJobs.Kind kind = KINDS.get(0);
     String name = "pause";
     Kubectl.runWithInput(manifest(kind, name, "{maxRestarts: 3, restartStrategy: BlockingRecreate}"),
-        "create", "-n", ns, "-f", "-").assertOk();
+        "create", "-n", cluster.ns(), "-f", "-").assertOk();
     await().atMost(WAIT).untilAsserted(() -> assertThat(status(kind, name).isTrue("Running")).isTrue());
-    Set<String> first = RbacJobs.pods(client, ns, name).stream().map(p -> p.getMetadata().getUid())
-        .collect(Collectors.toSet());
+    Set<String> first = RbacJobs.pods(cluster.client(), cluster.ns(), name).stream()
+        .map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
 
     exit(name + "-worker-0", 137);
     await().atMost(WAIT).until(() -> status(kind, name).getRestarts() != null);
-    RbacJobs.suspend(kind, ns, name, true); // before the new attempt is Running
+    RbacJobs.suspend(kind, cluster.ns(), name, true); // before the new attempt is Running
     await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(RbacJobs.pods(client, ns, name)).isEmpty();
+      assertThat(RbacJobs.pods(cluster.client(), cluster.ns(), name)).isEmpty();
       assertThat(status(kind, name).isTrue("Suspended")).isTrue();
       assertThat(status(kind, name).getReplicaStatuses().get("Worker").active()).isZero();
     });
     assertThat(status(kind, name).getRestarts()).isEqualTo(1);
 
-    RbacJobs.suspend(kind, ns, name, false);
+    RbacJobs.suspend(kind, cluster.ns(), name, false);
     awaitAttempt(kind, name, 1, first);
     JobStatus resumed = status(kind, name);
     assertThat(resumed.getRestarts()).isEqualTo(1);

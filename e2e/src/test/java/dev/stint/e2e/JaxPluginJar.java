@@ -26,16 +26,6 @@ final class JaxPluginJar {
 
   private JaxPluginJar() { }
 
-  /**
-   * The built-in kinds' CRDs and the sample's, applied server-side, and a new plugins directory holding its jar: what
-   * an IT of every kind needs before it starts the operator with {@code --plugins-dir}.
-   */
-  static Path withCrdsInPluginsDir(String prefix) throws IOException {
-    LocalCluster.installCrds();
-    Kubectl.run("apply", "--server-side", "--force-conflicts", "-f", SAMPLE.resolve("crds").toString()).assertOk();
-    return inPluginsDir(prefix);
-  }
-
   /** A new plugins directory under e2e/target (named from {@code prefix}) holding the sample's jar. */
   static Path inPluginsDir(String prefix) throws IOException {
     Path plugins = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")), prefix);

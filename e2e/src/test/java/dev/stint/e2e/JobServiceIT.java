@@ -8,17 +8,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
@@ -47,54 +43,34 @@ class JobServiceIT {
       new LeanKind(GangRestartIT.kind(RbacJobs.MPI, "Launcher", 1, "Worker", 2), null, null),
       new LeanKind(GangRestartIT.kind(RbacJobs.JAX, "Worker", 3), "COORDINATOR_ADDRESS", "worker-0"));
 
-  static KubernetesClient client;
-  static OperatorProcess operator;
-  static String ns;
-
-  @BeforeAll
-  static void startOperator() throws IOException {
-    client = LocalCluster.client();
-    Path plugins = JaxPluginJar.withCrdsInPluginsDir("lean-plugins-");
-    ns = LocalCluster.namespace(client, "lean");
-    operator = OperatorProcess.start("--plugins-dir=" + plugins);
-  }
-
-  @AfterAll
-  static void stopOperator() throws InterruptedException {
-    try {
-      OperatorProcess.closeAlive(operator);
-    } finally {
-      if (client != null) {
-        client.namespaces().withName(ns).delete();
-        client.close();
-      }
-    }
-  }
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("lean").withJaxPlugin("lean-plugins-").withOperator();
 
   @ParameterizedTest(name = "{0}")
   @FieldSource("KINDS")
   void oneServicePerJobNamesEveryPodTheSameThroughRestartsAndSuspensions(LeanKind k) {
     String job = k.kind().kind().toLowerCase() + "-lean";
     Kubectl.runWithInput(k.kind().manifest(job, null, "OnFailure",
-        "{serviceMode: PerJob, failurePolicy: {maxRestarts: 3}}", ""), "apply", "-n", ns, "-f", "-").assertOk();
+        "{serviceMode: PerJob, failurePolicy: {maxRestarts: 3}}", ""), "apply", "-n", cluster.ns(), "-f", "-")
+        .assertOk();
     int size = k.kind().replicas().values().stream().mapToInt(Integer::intValue).sum();
 
     Set<String> first = awaitNamed(k, job, size);
-    Kubectl.run("annotate", "pod", ReplicaPods.podName(client, ns, job + "-worker-0"), "-n", ns, "--overwrite",
-        KueueScenario.EXIT_CODE + "=1").assertOk();
+    Kubectl.run("annotate", "pod", ReplicaPods.podName(cluster.client(), cluster.ns(), job + "-worker-0"), "-n",
+        cluster.ns(), "--overwrite", KueueScenario.EXIT_CODE + "=1").assertOk();
     await("a gang restart of " + job).atMost(WAIT).untilAsserted(() -> assertThat(uids(job))
         .hasSize(size).doesNotContainAnyElementsOf(first));
     Set<String> restarted = awaitNamed(k, job, size);
 
-    RbacJobs.suspend(k.kind(), ns, job, true);
+    RbacJobs.suspend(k.kind(), cluster.ns(), job, true);
     await("no pod of the suspended " + job).atMost(WAIT).untilAsserted(() ->
-        assertThat(RbacJobs.pods(client, ns, job)).isEmpty());
-    RbacJobs.suspend(k.kind(), ns, job, false);
+        assertThat(RbacJobs.pods(cluster.client(), cluster.ns(), job)).isEmpty());
+    RbacJobs.suspend(k.kind(), cluster.ns(), job, false);
     await("new pods of the resumed " + job).atMost(WAIT).untilAsserted(() -> assertThat(uids(job))
         .hasSize(size).doesNotContainAnyElementsOf(restarted));
     awaitNamed(k, job, size);
 
-    Kubectl.Result change = Kubectl.run("patch", k.kind().plural(), job, "-n", ns, "--type=merge", "-p",
+    Kubectl.Result change = Kubectl.run("patch", k.kind().plural(), job, "-n", cluster.ns(), "--type=merge", "-p",
         "{\"spec\":{\"runPolicy\":{\"serviceMode\":\"PerReplica\"}}}");
     assertThat(change.exitCode()).as("a change of mode is refused").isNotZero();
     assertThat(change.stderr()).contains("spec.runPolicy.serviceMode is immutable");
@@ -113,12 +89,12 @@ class JobServiceIT {
         assertThat(p.getSpec().getHostname()).isEqualTo(p.getMetadata().getName().startsWith(job + "-launcher")
             ? job + "-launcher" : p.getMetadata().getName());
       });
-      List<Service> services = client.services().inNamespace(ns).withLabel("training.kubeflow.org/job-name", job)
+      List<Service> services = cluster.services().withLabel("training.kubeflow.org/job-name", job)
           .list().getItems();
       assertThat(services).extracting(s -> s.getMetadata().getName()).as("the job's one Service")
           .containsExactly(job);
       assertThat(services.get(0).getSpec().getClusterIP()).isEqualTo("None");
-      Set<String> published = client.discovery().v1().endpointSlices().inNamespace(ns)
+      Set<String> published = cluster.client().discovery().v1().endpointSlices().inNamespace(cluster.ns())
           .withLabel("kubernetes.io/service-name", job).list().getItems().stream()
           .map(EndpointSlice::getEndpoints).filter(Objects::nonNull).flatMap(List::stream)
           .map(Endpoint::getHostname).filter(Objects::nonNull).collect(Collectors.toSet());
@@ -127,15 +103,15 @@ class JobServiceIT {
       if (k.addressVariable() != null) {
         String expected = job + "-" + k.addressedPod() + "." + job;
         assertThat(pods).allSatisfy(p -> assertThat(env(p, k.addressVariable())).contains(expected)
-            .doesNotContain(job + "-" + k.addressedPod() + "." + ns));
+            .doesNotContain(job + "-" + k.addressedPod() + "." + cluster.ns()));
       }
     });
     return uids(job);
   }
 
   static List<Pod> live(String job) {
-    return RbacJobs.pods(client, ns, job).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-        .toList();
+    return RbacJobs.pods(cluster.client(), cluster.ns(), job).stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
   }
 
   static Set<String> uids(String job) {

@@ -6,16 +6,13 @@ import static org.awaitility.Awaitility.await;
 import dev.stint.e2e.KueueKindCase.Job;
 import dev.stint.e2e.LocalKueue.FlavorQuota;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
@@ -32,47 +29,36 @@ class KueueNativeKindsIT {
   static final Duration WAIT = Duration.ofSeconds(90);
   static final List<KueueKindCase> KINDS = KueueKindCase.ALL;
   static final KueueLatencies LATENCIES = new KueueLatencies();
-  static KubernetesClient client;
-  static OperatorProcess operator;
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.crds().withJaxPlugin("kueue-plugins-").withKueue()
+      .withOperator("--kueue=native");
   String ns;
   LocalKueue kueue;
   KueueScenario jobs;
 
-  @BeforeAll
-  static void startOperator() throws IOException {
-    client = LocalCluster.client();
-    Path plugins = JaxPluginJar.withCrdsInPluginsDir("kueue-plugins-");
-    ClusterControl.kueueUp(); // its CRDs first: the operator's preflight checks them
-    operator = OperatorProcess.start("--kueue=native", "--plugins-dir=" + plugins);
-  }
-
   @AfterAll
-  static void stopOperator() throws InterruptedException {
+  static void printLatencies() {
     LATENCIES.print();
-    OperatorProcess.closeAlive(operator);
-    if (client != null) {
-      client.close();
-    }
   }
 
   @BeforeEach
   void setUp() {
-    ns = LocalCluster.namespace(client, "kueue-kinds");
+    ns = LocalCluster.namespace(cluster.client(), "kueue-kinds");
     // no quota on either flavor: every job waits until its test gives some
-    kueue = LocalKueue.start(client, ns, FlavorQuota.of(LocalKueue.FLAVOR_A, "0"),
+    kueue = LocalKueue.start(cluster.client(), ns, FlavorQuota.of(LocalKueue.FLAVOR_A, "0"),
         FlavorQuota.of(LocalKueue.FLAVOR_B, "0"));
-    jobs = new KueueScenario(client, ns, kueue);
+    jobs = new KueueScenario(cluster.client(), ns, kueue);
   }
 
   @AfterEach
   void tearDown() {
     for (KueueKindCase k : KINDS) { // Stint lets their Workloads go
-      client.genericKubernetesResources(k.kind().apiVersion(), k.kind().kind()).inNamespace(ns).delete();
+      cluster.client().genericKubernetesResources(k.kind().apiVersion(), k.kind().kind()).inNamespace(ns).delete();
     }
     if (kueue != null) {
       kueue.close();
     }
-    client.namespaces().withName(ns).delete();
+    cluster.client().namespaces().withName(ns).delete();
   }
 
   void quotas(int poolA, int poolB) {
@@ -195,8 +181,8 @@ class KueueNativeKindsIT {
     String uid = jobs.job(k.kind(), "doomed").getMetadata().getUid();
     kueue.awaitCondition(jobs.workloadOf(k.kind(), "doomed"), "QuotaReserved", "False", null);
 
-    client.genericKubernetesResources(k.kind().apiVersion(), k.kind().kind()).inNamespace(ns).withName("doomed")
-        .delete();
+    cluster.client().genericKubernetesResources(k.kind().apiVersion(), k.kind().kind()).inNamespace(ns)
+        .withName("doomed").delete();
 
     await().atMost(WAIT).untilAsserted(() -> assertThat(jobs.job(k.kind(), "doomed")).isNull());
     kueue.awaitNoWorkloadOfJob(uid); // listed while a finalizer held it

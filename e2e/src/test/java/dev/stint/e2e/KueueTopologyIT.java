@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.stint.e2e.LocalKueue.FlavorQuota;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,10 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
@@ -81,50 +77,29 @@ class KueueTopologyIT {
   static final String REQUIRED_RACK = "kueue.x-k8s.io/podset-required-topology: " + LocalTopology.RACK;
   static final String PREFERRED_RACK = "kueue.x-k8s.io/podset-preferred-topology: " + LocalTopology.RACK;
 
-  static KubernetesClient client;
-  static OperatorProcess operator;
-  static LocalTopology topology;
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.crds().withJaxPlugin("kueue-tas-plugins-").withKueue()
+      .withTopology().withOperator("--kueue=native");
   String ns;
   LocalKueue kueue;
   KueueScenario jobs;
 
-  @BeforeAll
-  static void startOperator() throws IOException {
-    client = LocalCluster.client();
-    Path plugins = JaxPluginJar.withCrdsInPluginsDir("kueue-tas-plugins-");
-    ClusterControl.kueueUp();
-    topology = LocalTopology.create(client);
-    await("the topology's kwok nodes Ready").atMost(WAIT).until(topology::ready);
-    operator = OperatorProcess.start("--kueue=native", "--plugins-dir=" + plugins);
-  }
-
-  @AfterAll
-  static void stopOperator() throws InterruptedException {
-    OperatorProcess.closeAlive(operator);
-    if (topology != null) {
-      topology.close();
-    }
-    if (client != null) {
-      client.close();
-    }
-  }
-
   @BeforeEach
   void setUp() {
-    ns = LocalCluster.namespace(client, "kueue-tas");
-    kueue = LocalKueue.start(client, ns, FlavorQuota.of(LocalTopology.FLAVOR, "12"));
-    jobs = new KueueScenario(client, ns, kueue);
+    ns = LocalCluster.namespace(cluster.client(), "kueue-tas");
+    kueue = LocalKueue.start(cluster.client(), ns, FlavorQuota.of(LocalTopology.FLAVOR, "12"));
+    jobs = new KueueScenario(cluster.client(), ns, kueue);
   }
 
   @AfterEach
   void tearDown() {
     for (TasKind k : KINDS) {
-      client.genericKubernetesResources(k.kind().apiVersion(), k.kind().kind()).inNamespace(ns).delete();
+      cluster.client().genericKubernetesResources(k.kind().apiVersion(), k.kind().kind()).inNamespace(ns).delete();
     }
     if (kueue != null) {
       kueue.close();
     }
-    client.namespaces().withName(ns).delete();
+    cluster.client().namespaces().withName(ns).delete();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -142,7 +117,7 @@ class KueueTopologyIT {
     Set<String> first = awaitPlaced("racked", workload, 3, true);
 
     // a gang restart: every pod made again, gated, and placed by the assignment, which has not changed
-    jobs.exit(ReplicaPods.podName(client, ns, "racked-worker-0"), 1);
+    jobs.exit(ReplicaPods.podName(cluster.client(), ns, "racked-worker-0"), 1);
     await().atMost(WAIT).untilAsserted(() -> assertThat(restarts(k, "racked")).isEqualTo(1));
     Set<String> restarted = awaitPlaced("racked", workload, 3, true);
     assertThat(restarted).as("new pods").doesNotContainAnyElementsOf(first);
@@ -170,7 +145,7 @@ class KueueTopologyIT {
     String spread = jobs.workloadOf(k.kind(), "spread");
     kueue.awaitAdmitted(spread);
     awaitPlaced("spread", spread, 4, false);
-    Set<String> racks = jobs.pods("spread").stream().map(p -> topology.rackOf(p.getSpec().getNodeName()))
+    Set<String> racks = jobs.pods("spread").stream().map(p -> cluster.topology().rackOf(p.getSpec().getNodeName()))
         .collect(Collectors.toSet());
     assertThat(racks).as("four pods of one CPU fill a rack of three and spill into one more").hasSize(2);
 
@@ -184,10 +159,11 @@ class KueueTopologyIT {
     jobs.create(k.yaml("moved", 2, REQUIRED_RACK, "{suspend: false}"));
     String workload = jobs.workloadOf(k.kind(), "moved");
     awaitPlaced("moved", workload, 2, true);
-    Pod victim = client.pods().inNamespace(ns).withName(ReplicaPods.podName(client, ns, "moved-worker-0")).get();
+    Pod victim = cluster.client().pods().inNamespace(ns)
+        .withName(ReplicaPods.podName(cluster.client(), ns, "moved-worker-0")).get();
     String lost = victim.getSpec().getNodeName();
     try {
-      topology.deleteNode(lost);
+      cluster.topology().deleteNode(lost);
       // the pod garbage collector deletes the pod of the node that is gone, Kueue's node controller replaces the
       // host in the assignment (or evicts and re-admits the job), and Stint makes the pod again, gated
       await("the pod on " + lost + " replaced").atMost(WAIT.multipliedBy(2)).untilAsserted(() ->
@@ -199,7 +175,7 @@ class KueueTopologyIT {
           lost.equals(p.getSpec().getNodeName()) || lost.equals(p.getSpec().getNodeSelector().get(LocalTopology.HOST)));
       assertThat(placed).hasSize(2);
     } finally {
-      topology.restore(lost);
+      cluster.topology().restore(lost);
     }
   }
 
@@ -252,7 +228,7 @@ class KueueTopologyIT {
             .map(p -> p.getSpec().getNodeName())).as("the hosts of " + podSet).containsExactlyInAnyOrderElementsOf(hosts));
       }
       if (oneRack) {
-        assertThat(live.stream().map(p -> topology.rackOf(p.getSpec().getNodeName())).distinct()).hasSize(1);
+        assertThat(live.stream().map(p -> cluster.topology().rackOf(p.getSpec().getNodeName())).distinct()).hasSize(1);
       }
       live.forEach(p -> uids.add(p.getMetadata().getUid())); // the pods that passed, not a later read
     });
