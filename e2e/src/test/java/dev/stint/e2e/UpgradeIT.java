@@ -146,10 +146,7 @@ class UpgradeIT {
       fleet.awaitRunning(job, Set.of());
     }
     fleet.assertOneLauncher();
-    fleet.end(PYTORCH);
-    fleet.end(SUSPENDED);
-    fleet.awaitSucceeded(PYTORCH, true);
-    fleet.awaitSucceeded(SUSPENDED, true);
+    endAndAwaitSucceeded(PYTORCH, SUSPENDED);
     fleet.assertNothingWrong(operator);
     passed = 1;
   }
@@ -181,12 +178,7 @@ class UpgradeIT {
       fleet.awaitRunning(job, Set.of());
     }
     fleet.assertOneLauncher();
-    fleet.end(TENSORFLOW);
-    fleet.end(WAITING);
-    fleet.end(WAITING_NEW);
-    fleet.awaitSucceeded(TENSORFLOW, true);
-    fleet.awaitSucceeded(WAITING, true);
-    fleet.awaitSucceeded(WAITING_NEW, true);
+    endAndAwaitSucceeded(TENSORFLOW, WAITING, WAITING_NEW);
     fleet.assertNothingWrong(operator);
     passed = 2;
   }
@@ -212,12 +204,7 @@ class UpgradeIT {
     fleet.awaitRunning(after, Set.of());
     fleet.assertCarried(before);
 
-    fleet.end(MPI);
-    fleet.end(RESTARTED);
-    fleet.end(after);
-    fleet.awaitSucceeded(MPI, true);
-    fleet.awaitSucceeded(RESTARTED, true);
-    fleet.awaitSucceeded(after, true);
+    endAndAwaitSucceeded(MPI, RESTARTED, after);
     assertThat(fleet.status(MPI).getSuspensions()).isEqualTo(2);
     assertThat(fleet.status(RESTARTED).getRestarts()).isEqualTo(2);
     fleet.assertNothingWrong(operator);
@@ -269,6 +256,16 @@ class UpgradeIT {
     fleet.create(probe, probe.kind().manifest(marker, 0, "OnFailure", "{}", ""));
     fleet.awaitSucceeded(probe, false);
     fleet.assertCarried(before);
+  }
+
+  /** Every pod of these jobs exits 0, all told before any is awaited, and each job succeeds. */
+  private static void endAndAwaitSucceeded(Job... jobs) {
+    for (Job job : jobs) {
+      fleet.end(job);
+    }
+    for (Job job : jobs) {
+      fleet.awaitSucceeded(job, true);
+    }
   }
 
   @FunctionalInterface
