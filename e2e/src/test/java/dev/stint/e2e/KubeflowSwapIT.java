@@ -29,15 +29,11 @@ class KubeflowSwapIT {
   @Test
   void jobsOfEveryStateMoveFromKubeflowToStintAndBackWithTheirPods() throws Exception {
     String ns = cluster.ns();
+    SwapJobs jobs = new SwapJobs(cluster.client(), PYTORCH, ns, WAIT);
     Path upstreamCrd = upstreamPyTorchJobCrd();
     Process kubeflow = startKubeflow(upstreamCrd);
     try {
-      create(ns, PYTORCH.running("running"));
-      create(ns, PYTORCH.manifest("suspended", null, "OnFailure", "{suspend: true}", ""));
-      create(ns, PYTORCH.manifest("finished", 0, "OnFailure", "{}", ""));
-      awaitCondition(ns, "running", "Running");
-      awaitCondition(ns, "suspended", "Suspended");
-      awaitCondition(ns, "finished", "Succeeded");
+      jobs.createOneInEveryState();
     } finally {
       stop(kubeflow);
     }
@@ -50,20 +46,16 @@ class KubeflowSwapIT {
     try (OperatorProcess stint = OperatorProcess.start("--frameworks=pytorch")) {
       stint.awaitStarted(WAIT);
       RbacJobs.finish(cluster.client(), ns, "running", 0);
-      awaitCondition(ns, "running", "Succeeded");          // only Stint runs: it took the job over
+      jobs.awaitCondition("running", "Succeeded"); // only Stint runs: it took the job over
       assertThat(children(ns)).as("pods and services after the swap to Stint").containsAllEntriesOf(before);
-      RbacJobs.suspend(PYTORCH, ns, "suspended", false);
-      await("Stint resumed the suspended job").atMost(WAIT)
-          .until(() -> RbacJobs.pods(cluster.client(), ns, "suspended").size() == 1);
-      RbacJobs.finish(cluster.client(), ns, "suspended", 0);
-      awaitCondition(ns, "suspended", "Succeeded");
+      resumeToSuccess(jobs, "suspended", "Stint");
       assertThat(RbacJobs.condition(cluster.client(), PYTORCH, ns, "finished", "Succeeded")).isEqualTo("True");
 
       // what Stint runs when it hands back
-      create(ns, PYTORCH.running("back-running"));
-      create(ns, PYTORCH.manifest("back-suspended", null, "OnFailure", "{suspend: true}", ""));
-      awaitCondition(ns, "back-running", "Running");
-      awaitCondition(ns, "back-suspended", "Suspended");
+      jobs.create(PYTORCH.running("back-running"));
+      jobs.create(PYTORCH.manifest("back-suspended", null, "OnFailure", "{suspend: true}", ""));
+      jobs.awaitCondition("back-running", "Running");
+      jobs.awaitCondition("back-suspended", "Suspended");
       assertThat(stint.alive()).isTrue();
     }
     Map<String, String> handedBack = children(ns);
@@ -72,17 +64,22 @@ class KubeflowSwapIT {
     kubeflow = startKubeflow(upstreamCrd);
     try {
       RbacJobs.finish(cluster.client(), ns, "back-running", 0);
-      awaitCondition(ns, "back-running", "Succeeded");
+      jobs.awaitCondition("back-running", "Succeeded");
       assertThat(children(ns)).as("pods and services after the swap back").containsAllEntriesOf(handedBack);
-      RbacJobs.suspend(PYTORCH, ns, "back-suspended", false);
-      await("Kubeflow resumed the suspended job").atMost(WAIT)
-          .until(() -> RbacJobs.pods(cluster.client(), ns, "back-suspended").size() == 1);
-      RbacJobs.finish(cluster.client(), ns, "back-suspended", 0);
-      awaitCondition(ns, "back-suspended", "Succeeded");
+      resumeToSuccess(jobs, "back-suspended", "Kubeflow");
     } finally {
       stop(kubeflow);
       LocalCluster.installCrds(); // Stint's CRDs again, for the tests after this one
     }
+  }
+
+  /** The operator running now resumes the suspended job (its one pod made), whose pod then exits 0: it succeeds. */
+  private static void resumeToSuccess(SwapJobs jobs, String name, String operator) {
+    RbacJobs.suspend(PYTORCH, jobs.ns(), name, false);
+    await(operator + " resumed the suspended job").atMost(WAIT)
+        .until(() -> RbacJobs.pods(cluster.client(), jobs.ns(), name).size() == 1);
+    RbacJobs.finish(cluster.client(), jobs.ns(), name, 0);
+    jobs.awaitCondition(name, "Succeeded");
   }
 
   /** kind/name -> uid of every pod and service in the namespace. */
@@ -103,14 +100,5 @@ class KubeflowSwapIT {
 
   private static void stop(Process process) throws InterruptedException {
     UpstreamOperator.stop(process);
-  }
-
-  private static void create(String ns, String manifest) {
-    Kubectl.runWithInput(manifest, "create", "-n", ns, "-f", "-").assertOk();
-  }
-
-  private static void awaitCondition(String ns, String name, String type) {
-    await(ns + "/" + name + " " + type).atMost(WAIT)
-        .until(() -> "True".equals(RbacJobs.condition(cluster.client(), PYTORCH, ns, name, type)));
   }
 }

@@ -36,17 +36,13 @@ class MpiOperatorSwapIT {
   @Test
   void mpiJobsMoveFromTheMpiOperatorToStintAndBackWithOneLauncher() throws Exception {
     String ns = cluster.ns();
+    SwapJobs jobs = new SwapJobs(cluster.client(), MPI, ns, WAIT);
     Path upstreamCrd = UpstreamOperator.moduleFile("github.com/kubeflow/mpi-operator",
         System.getenv().getOrDefault("STINT_MPI_OPERATOR_VERSION", "v0.6.0"),
         "manifests/base/kubeflow.org_mpijobs.yaml");
     Process mpiOperator = UpstreamOperator.start("bench/mpi-operator.sh", upstreamCrd);
     try {
-      create(ns, MPI.running("running"));
-      create(ns, MPI.manifest("suspended", null, "OnFailure", "{suspend: true}", ""));
-      create(ns, MPI.manifest("finished", 0, "OnFailure", "{}", ""));
-      awaitCondition(ns, "running", "Running");
-      awaitCondition(ns, "suspended", "Suspended");
-      awaitCondition(ns, "finished", "Succeeded");
+      jobs.createOneInEveryState();
     } finally {
       UpstreamOperator.stop(mpiOperator);
     }
@@ -82,7 +78,7 @@ class MpiOperatorSwapIT {
           .inNamespace(ns).withName("running-config").get().getData().getOrDefault("hostfile", "")
           .contains("running-worker-2"));
       for (String job : List.of("running", "suspended")) {
-        awaitCondition(ns, job, "Running");
+        jobs.awaitCondition(job, "Running");
         assertThat(launcherPods(ns, job)).as("%s: one launcher under Stint", job).hasSize(1);
         await(job + " Succeeded under Stint").atMost(WAIT).until(() -> {
           RbacJobs.finish(cluster.client(), ns, job, 0);
@@ -91,8 +87,8 @@ class MpiOperatorSwapIT {
       }
 
       // what Stint runs when it hands back
-      create(ns, MPI.running("back"));
-      awaitCondition(ns, "back", "Running");
+      jobs.create(MPI.running("back"));
+      jobs.awaitCondition("back", "Running");
       assertThat(launcherJobs(ns, "back")).as("Stint's launcher Job").hasSize(1);
       assertThat(stint.alive()).isTrue();
     }
@@ -150,14 +146,5 @@ class MpiOperatorSwapIT {
     GenericKubernetesResource found = RbacJobs.get(cluster.client(), MPI, ns, job);
     Object status = found.getAdditionalProperties().get("status");
     return status instanceof Map<?, ?> map && map.get("observedGeneration") != null;
-  }
-
-  private static void create(String ns, String manifest) {
-    Kubectl.runWithInput(manifest, "create", "-n", ns, "-f", "-").assertOk();
-  }
-
-  private static void awaitCondition(String ns, String name, String type) {
-    await(ns + "/" + name + " " + type).atMost(WAIT)
-        .until(() -> "True".equals(RbacJobs.condition(cluster.client(), MPI, ns, name, type)));
   }
 }
