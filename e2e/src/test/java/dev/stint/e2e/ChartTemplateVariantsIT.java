@@ -20,8 +20,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,23 +48,27 @@ class ChartTemplateVariantsIT {
     }
   }
 
+  /** The plugins overlay and the values that mean the same: the JAX sample plugin (HelmInstallIT installs those). */
+  static final Variant PLUGINS = new Variant("plugins", "deploy/overlays/plugins", """
+      plugins:
+        images:
+        - name: jax-plugin
+          image: registry.example.com/stint-jax-plugin:0.1.0
+          command: [cp, /plugins/stint-jax-plugin-0.1.0.jar, /opt/stint/plugins/]
+        kinds:
+        - {group: kubeflow.org, plural: jaxjobs}
+      """);
+
   static Stream<Arguments> variants() throws IOException {
     return Stream.of(
         new Variant("deploy", "deploy", "{}"),
         new Variant("namespaced", "deploy/overlays/namespaced", "watchNamespaces: [team-a, team-b]"),
-        new Variant("plugins", "deploy/overlays/plugins", """
-            plugins:
-              images:
-              - name: jax-plugin
-                image: registry.example.com/stint-jax-plugin:0.1.0
-                command: [cp, /plugins/stint-jax-plugin-0.1.0.jar, /opt/stint/plugins/]
-              kinds:
-              - {group: kubeflow.org, plural: jaxjobs}
-            """),
+        PLUGINS,
         new Variant("without-mpi", "deploy/overlays/without-mpi", "frameworks: [pytorch, tensorflow]"),
-        new Variant("gang-scheduling", withComponent("gang-scheduling", "--gang-scheduler-name=volcano"),
+        new Variant("gang-scheduling",
+            UserKustomization.deployWith("gang-scheduling", "--gang-scheduler-name=volcano"),
             "gangScheduling: {schedulerName: volcano}"),
-        new Variant("kueue", withComponent("kueue", "--kueue=native"), "kueue: {mode: native}"))
+        new Variant("kueue", UserKustomization.deployWith("kueue", "--kueue=native"), "kueue: {mode: native}"))
         .map(Arguments::of);
   }
 
@@ -167,24 +169,5 @@ class ChartTemplateVariantsIT {
       }
       return Stream.empty();
     }).sorted().toList();
-  }
-
-  /**
-   * A kustomization of the user's in e2e/target: deploy/ with one of its components and the flag its comment says
-   * to add, spelled as that comment spells it.
-   */
-  private static String withComponent(String component, String flag) throws IOException {
-    Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
-        component + "-");
-    Files.writeString(dir.resolve("kustomization.yaml"), """
-        apiVersion: kustomize.config.k8s.io/v1beta1
-        kind: Kustomization
-        resources: [%s]
-        components: [%s]
-        patches: [{target: {kind: Deployment, name: stint}, patch: '[{"op": "add",
-          "path": "/spec/template/spec/containers/0/args/-", "value": "%s"}]'}]
-        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
-        dir.relativize(LocalCluster.ROOT.resolve("deploy/components/" + component)), flag));
-    return LocalCluster.ROOT.relativize(dir).toString();
   }
 }

@@ -139,15 +139,6 @@ class DeployVariantsIT {
 
   /** The ClusterRole's rules of a kustomization of the user's: deploy/ plus one of its components. */
   private static List<PolicyRule> rulesWithComponent(String component) throws IOException {
-    Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
-        component + "-");
-    Files.writeString(dir.resolve("kustomization.yaml"), """
-        apiVersion: kustomize.config.k8s.io/v1beta1
-        kind: Kustomization
-        resources: [%s]
-        components: [%s]
-        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
-        dir.relativize(LocalCluster.ROOT.resolve("deploy/components/" + component))));
-    return clusterRole(DeployedOperator.build(client, LocalCluster.ROOT.relativize(dir).toString())).getRules();
+    return clusterRole(DeployedOperator.build(client, UserKustomization.deployWith(component))).getRules();
   }
 }

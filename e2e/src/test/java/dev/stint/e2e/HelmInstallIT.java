@@ -70,15 +70,7 @@ class HelmInstallIT {
   static void installAndRun() throws Exception {
     Testbin.prometheus();
     Path values = Files.writeString(Files.createTempFile(Files.createDirectories(LocalCluster.ROOT.resolve(
-        "e2e/target")), "values-", ".yaml"), """
-        plugins:
-          images:
-          - name: jax-plugin
-            image: registry.example.com/stint-jax-plugin:0.1.0
-            command: [cp, /plugins/stint-jax-plugin-0.1.0.jar, /opt/stint/plugins/]
-          kinds:
-          - {group: kubeflow.org, plural: jaxjobs}
-        """);
+        "e2e/target")), "values-", ".yaml"), ChartTemplateVariantsIT.PLUGINS.values());
     takeOverFromDeploy();
     // the CRDs are there, applied server-side by kubectl (OnLocalCluster): the chart's templates/crds.yaml takes them
     // over only when told, their Helm metadata (--take-ownership) and kubectl's fields (--force-conflicts: Helm 4
