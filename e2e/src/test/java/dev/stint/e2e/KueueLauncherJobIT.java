@@ -6,15 +6,13 @@ import static org.awaitility.Awaitility.await;
 import dev.stint.e2e.LocalKueue.FlavorQuota;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,44 +30,29 @@ class KueueLauncherJobIT {
   static final Duration WAIT = Duration.ofSeconds(90);
   static final KueueKindCase MPI = KueueKindCase.ALL.stream().filter(k -> k.kind() == RbacJobs.MPI).findFirst()
       .orElseThrow();
-  static KubernetesClient client;
-  static OperatorProcess operator;
+  @RegisterExtension
+  static final OnLocalCluster cluster = OnLocalCluster.crds().withKueue().withOperator("--kueue=native");
   String ns;
   LocalKueue kueue;
 
-  @BeforeAll
-  static void startOperator() {
-    client = LocalCluster.client();
-    LocalCluster.installCrds();
-    ClusterControl.kueueUp();
-    operator = OperatorProcess.start("--kueue=native");
-  }
-
-  @AfterAll
-  static void stopOperator() throws InterruptedException {
-    OperatorProcess.closeAlive(operator);
-    if (client != null) {
-      client.close();
-    }
-  }
-
   @AfterEach
   void tearDown() {
-    client.genericKubernetesResources(MPI.kind().apiVersion(), MPI.kind().kind()).inNamespace(ns).delete();
+    cluster.client().genericKubernetesResources(MPI.kind().apiVersion(), MPI.kind().kind()).inNamespace(ns).delete();
     if (kueue != null) {
       kueue.close();
     }
-    client.namespaces().withName(ns).delete();
+    cluster.client().namespaces().withName(ns).delete();
   }
 
   @ParameterizedTest(name = "manageJobsWithoutQueueName: {0}")
   @ValueSource(booleans = {false, true})
   void theLauncherJobIsNeverSuspendedByKueueNorGivenAWorkloadOfItsOwn(boolean manageEveryJob) throws IOException {
-    ns = LocalCluster.namespace(client, "kueue-launcher");
+    ns = LocalCluster.namespace(cluster.client(), "kueue-launcher");
     FlavorQuota quota = FlavorQuota.of(LocalKueue.FLAVOR_A, "2");
-    kueue = manageEveryJob ? LocalKueue.startManagingEveryJob(client, ns, quota) : LocalKueue.start(client, ns, quota);
+    kueue = manageEveryJob ? LocalKueue.startManagingEveryJob(cluster.client(), ns, quota)
+        : LocalKueue.start(cluster.client(), ns, quota);
     long kueueLogBefore = Files.size(kueueLog());
-    KueueScenario jobs = new KueueScenario(client, ns, kueue);
+    KueueScenario jobs = new KueueScenario(cluster.client(), ns, kueue);
     KueueKindCase.Job job = MPI.job("mpi");
 
     jobs.create(job.yaml());
@@ -91,7 +74,7 @@ class KueueLauncherJobIT {
     List<String> workloads = kueue.workloads().list().getItems().stream().map(w -> w.getMetadata().getName())
         .toList();
     assertThat(workloads).as("the MPIJob's Workload only").containsExactly(workload);
-    List<Event> kueueEvents = client.v1().events().inNamespace(ns).list().getItems().stream()
+    List<Event> kueueEvents = cluster.client().v1().events().inNamespace(ns).list().getItems().stream()
         .filter(e -> "Job".equals(e.getInvolvedObject().getKind()))
         .filter(e -> e.getSource() != null && "kueue-admission".equals(e.getSource().getComponent())
             || e.getReportingComponent() != null && e.getReportingComponent().contains("kueue"))
@@ -111,7 +94,7 @@ class KueueLauncherJobIT {
 
   /** The launcher Job, whichever pod it made. */
   Job launcher() {
-    return client.batch().v1().jobs().inNamespace(ns).withName("mpi-launcher").get();
+    return cluster.client().batch().v1().jobs().inNamespace(ns).withName("mpi-launcher").get();
   }
 
   void assertLeftAlone() {

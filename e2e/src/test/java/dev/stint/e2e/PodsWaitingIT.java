@@ -11,14 +11,11 @@ import dev.stint.e2e.RbacJobs.Kind;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,22 +27,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class PodsWaitingIT {
   @RegisterExtension
-  static final OnLocalCluster cluster = OnLocalCluster.namespace("waiting").withCrdsFrom("examples/plugins/jax/crds");
+  static final OnLocalCluster cluster = OnLocalCluster.namespace("waiting").withJaxPlugin("waiting-plugins-")
+      .withOperator();
   private static final List<Kind> KINDS = List.of(PYTORCH, TENSORFLOW, MPI, JAX);
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final String GPU_NODE = "kwok-gpu-node";
-  private static OperatorProcess operator;
-
-  @BeforeAll
-  static void startOperatorWithTheJaxPlugin() throws IOException {
-    Path plugins = JaxPluginJar.inPluginsDir("waiting-plugins-");
-    operator = OperatorProcess.start("--plugins-dir=" + plugins);
-  }
 
   @AfterAll
-  static void stopOperator() throws InterruptedException {
+  static void deleteTheGpuNode() {
     cluster.client().nodes().withName(GPU_NODE).delete();
-    OperatorProcess.closeAlive(operator);
   }
 
   /** A job whose every container asks for one GPU; the restart policy OnFailure. */
