@@ -68,13 +68,9 @@ export STINT_CLUSTER_DIR="${STINT_CLUSTER_DIR:-$HOME/.cache/stint/neighbours-clu
 # not enforce the quota at all
 export STINT_KCM_CONTROLLERS="${STINT_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,job-controller,ttl-after-finished-controller,endpoints-controller,endpointslice-controller,resourcequota-controller}"
 export STINT_UP_TIMEOUT="${STINT_UP_TIMEOUT:-300}"
-OUT="${OUT:-bench/reports/$(date +%Y-%m-%d-%H%M)-neighbours}"
-mkdir -p "$OUT/runs"
-OUT="$(cd "$OUT" && pwd)"
-log() { echo "neighbours: $(date +%H:%M:%S) $*" >&2; }
+. bench/long-run.sh neighbours   # OUT made, log, mvn_build
 
 # --- build what is missing -----------------------------------------------------------------------------------------
-mvn_build() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
 if [ ! -f operator/target/stint-operator.jar ]; then
   log "building the operator jar"
   mvn_build install -DskipTests -DskipITs -pl operator -am

@@ -54,13 +54,9 @@ for a in "$@"; do
   esac
 done
 export STINT_CLUSTER_DIR="${STINT_CLUSTER_DIR:-$HOME/.cache/stint/soak-cluster}"
-OUT="${OUT:-bench/reports/$(date +%Y-%m-%d-%H%M)-soak}"
-mkdir -p "$OUT/runs"
-OUT="$(cd "$OUT" && pwd)"
-log() { echo "soak: $(date +%H:%M:%S) $*" >&2; }
+. bench/long-run.sh soak   # OUT made, log, mvn_build
 
 # --- build what is missing (package only: never install over ~/.m2, which others' runs use) -----------------------
-mvn_build() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
 if [ ! -f bench/target/stint-bench.jar ] || [ -n "$(find bench/src bench/pom.xml -newer bench/target/stint-bench.jar -print -quit)" ]; then
   log "building the report tool"
   mvn_build -f bench/pom.xml package -DskipTests
