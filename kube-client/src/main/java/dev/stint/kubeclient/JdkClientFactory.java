@@ -46,11 +46,11 @@ public class JdkClientFactory extends JdkHttpClientFactory {
 
   @Override
   protected HttpClient.Builder createNewHttpClientBuilder() {
-    return new WholeMessagesClientBuilder(super.createNewHttpClientBuilder(), streamsWatches(), this);
+    return new WholeMessagesClientBuilder(super.createNewHttpClientBuilder(), this);
   }
 
   /** Builds the JDK's client as asked, then wraps it. */
-  private record WholeMessagesClientBuilder(HttpClient.Builder builder, boolean streams, JdkClientFactory factory)
+  private record WholeMessagesClientBuilder(HttpClient.Builder builder, JdkClientFactory factory)
       implements HttpClient.Builder {
     @Override
     public HttpClient.Builder cookieHandler(CookieHandler cookieHandler) {
@@ -114,7 +114,7 @@ public class JdkClientFactory extends JdkHttpClientFactory {
 
     @Override
     public HttpClient build() {
-      return new WholeMessagesClient(builder.build(), streams, factory);
+      return new WholeMessagesClient(builder.build(), factory);
     }
   }
 
@@ -125,12 +125,10 @@ public class JdkClientFactory extends JdkHttpClientFactory {
    */
   private static final class WholeMessagesClient extends HttpClient {
     private final HttpClient client;
-    private final boolean streams;
     private final JdkClientFactory factory;
 
-    WholeMessagesClient(HttpClient client, boolean streams, JdkClientFactory factory) {
+    WholeMessagesClient(HttpClient client, JdkClientFactory factory) {
       this.client = client;
-      this.streams = streams;
       this.factory = factory;
     }
 
@@ -177,7 +175,7 @@ public class JdkClientFactory extends JdkHttpClientFactory {
     @Override
     public WebSocket.Builder newWebSocketBuilder() {
       WebSocket.Builder webSockets = new WholeTextMessages.Builder(client.newWebSocketBuilder());
-      return streams ? new StreamedWatch.Builder(client, webSockets) : webSockets;
+      return factory.streamsWatches() ? new StreamedWatch.Builder(client, webSockets) : webSockets;
     }
 
     @Override
