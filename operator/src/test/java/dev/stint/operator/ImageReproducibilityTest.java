@@ -5,19 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.xpath.XPath;
-import javax.xml.xpath.XPathConstants;
 import javax.xml.xpath.XPathFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
-import org.w3c.dom.Node;
-import org.w3c.dom.NodeList;
 
 /**
  * The operator's image builds the same from the same commit, on both platforms it is released for: the Jib build
@@ -28,33 +22,21 @@ import org.w3c.dom.NodeList;
  */
 class ImageReproducibilityTest {
   private static final Path ROOT = Path.of(System.getProperty("stint.root", "..")).toAbsolutePath().normalize();
+  private static final JibConfiguration JIB = JibConfiguration.ofTheOperator();
   private static final Pattern PINNED = Pattern.compile("[a-z0-9./_-]+(:[\\w.-]+)?@sha256:[0-9a-f]{64}");
 
   static String operatorPom;
-  static Document pom;
   static Document rootPom;
-  static XPath xpath;
 
   @BeforeAll
   static void read() throws Exception {
     operatorPom = Files.readString(ROOT.resolve("operator/pom.xml"));
-    var factory = DocumentBuilderFactory.newInstance();
-    pom = factory.newDocumentBuilder().parse(ROOT.resolve("operator/pom.xml").toFile());
-    rootPom = factory.newDocumentBuilder().parse(ROOT.resolve("pom.xml").toFile());
-    xpath = XPathFactory.newInstance().newXPath();
-  }
-
-  private static String jib(String path) throws Exception {
-    return xpath.evaluate(jibPath(path), pom).trim();
-  }
-
-  private static String jibPath(String path) {
-    return "//profile[id='image']//plugin[artifactId='jib-maven-plugin']/configuration/" + path;
+    rootPom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(ROOT.resolve("pom.xml").toFile());
   }
 
   @Test
   void theBaseImageIsPinnedByDigest() throws Exception {
-    String base = jib("from/image");
+    String base = JIB.value("from/image");
     assertThat(base).as("from/image: a tag moves, a digest does not").matches(PINNED);
   }
 
@@ -62,33 +44,27 @@ class ImageReproducibilityTest {
   void theDockerfileStartsFromTheSameBase() throws Exception {
     Matcher from = Pattern.compile("(?m)^FROM (\\S+)").matcher(Files.readString(ROOT.resolve("Dockerfile")));
     assertThat(from.find()).as("the Dockerfile has FROM").isTrue();
-    assertThat(from.group(1)).as("the root Dockerfile's base").isEqualTo(jib("from/image"));
+    assertThat(from.group(1)).as("the root Dockerfile's base").isEqualTo(JIB.value("from/image"));
   }
 
   @Test
   void theImageIsBuiltForAmd64AndArm64OnLinux() throws Exception {
-    NodeList platforms = (NodeList) xpath.evaluate(jibPath("from/platforms/platform"), pom, XPathConstants.NODESET);
-    List<String> found = new ArrayList<>();
-    for (int i = 0; i < platforms.getLength(); i++) {
-      Node platform = platforms.item(i);
-      found.add(xpath.evaluate("os", platform).trim() + "/" + xpath.evaluate("architecture", platform).trim());
-    }
-    assertThat(found).containsExactlyInAnyOrder("linux/amd64", "linux/arm64");
+    assertThat(JIB.platforms()).containsExactlyInAnyOrder("linux/amd64", "linux/arm64");
   }
 
   @Test
   void theImageAndItsFilesHaveFixedTimes() throws Exception {
     assertThat(operatorPom).as("operator/pom.xml: the time of the build in the image").doesNotContain(
         "USE_CURRENT_TIMESTAMP");
-    assertThat(jib("container/creationTime")).satisfies(ImageReproducibilityTest::isFixedTime);
+    assertThat(JIB.value("container/creationTime")).satisfies(ImageReproducibilityTest::isFixedTime);
     // Jib's default is fixed too (EPOCH_PLUS_SECOND); spelled out so that no one changes it unknowingly
-    assertThat(jib("container/filesModificationTime")).satisfies(ImageReproducibilityTest::isFixedTime);
+    assertThat(JIB.value("container/filesModificationTime")).satisfies(ImageReproducibilityTest::isFixedTime);
   }
 
   @Test
   void theJarsEntriesHaveAFixedTime() throws Exception {
-    String timestamp = xpath.evaluate("/project/properties/*[local-name()='project.build.outputTimestamp']", rootPom)
-        .trim();
+    String timestamp = XPathFactory.newInstance().newXPath()
+        .evaluate("/project/properties/*[local-name()='project.build.outputTimestamp']", rootPom).trim();
     assertThat(timestamp).as("project.build.outputTimestamp of the root pom.xml").isNotEmpty();
     assertThat(Instant.parse(timestamp)).as("a fixed instant").isNotNull();
   }

@@ -11,12 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.xpath.XPath;
-import javax.xml.xpath.XPathFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.w3c.dom.Document;
 
 /**
  * The three descriptions of the operator's image agree: the root Dockerfile, the Jib build (profile image of
@@ -25,31 +21,22 @@ import org.w3c.dom.Document;
  */
 class OperatorImageTest {
   private static final Path ROOT = Path.of(System.getProperty("stint.root", "..")).toAbsolutePath().normalize();
+  private static final JibConfiguration JIB = JibConfiguration.ofTheOperator();
   private static final String LAUNCHER = "/opt/stint/bin/stint";
   private static final String JAR = "/opt/stint/lib/stint-operator.jar";
   private static final String UID = "10001";
 
   static String dockerfile;
-  static XPath jib;
-  static Document pom;
   static PodSpec pod;
   static Container container;
 
   @BeforeAll
   static void read() throws Exception {
     dockerfile = Files.readString(ROOT.resolve("Dockerfile"));
-    var factory = DocumentBuilderFactory.newInstance();
-    pom = factory.newDocumentBuilder().parse(ROOT.resolve("operator/pom.xml").toFile());
-    jib = XPathFactory.newInstance().newXPath();
     try (InputStream in = Files.newInputStream(ROOT.resolve("deploy/base/deployment.yaml"))) {
       pod = Serialization.unmarshal(in, Deployment.class).getSpec().getTemplate().getSpec();
     }
     container = pod.getContainers().get(0);
-  }
-
-  private static String jib(String path) throws Exception {
-    return jib.evaluate("//profile[id='image']//plugin[artifactId='jib-maven-plugin']/configuration/" + path, pom)
-        .trim();
   }
 
   private static String dockerfileLine(String instruction) {
@@ -62,8 +49,8 @@ class OperatorImageTest {
   void theLauncherIsTheEntrypointAndRunTheCommandEverywhere() throws Exception {
     assertThat(dockerfileLine("ENTRYPOINT")).isEqualTo("[\"" + LAUNCHER + "\"]");
     assertThat(dockerfileLine("CMD")).isEqualTo("[\"run\"]");
-    assertThat(jib("container/entrypoint")).isEqualTo(LAUNCHER);
-    assertThat(jib("container/args")).isEqualTo("run");
+    assertThat(JIB.value("container/entrypoint")).isEqualTo(LAUNCHER);
+    assertThat(JIB.value("container/args")).isEqualTo("run");
     assertThat(container.getCommand()).containsExactly(LAUNCHER);
     assertThat(container.getArgs()).first().isEqualTo("run");
   }
@@ -72,22 +59,24 @@ class OperatorImageTest {
   void theJarIsWhereStintJarSaysInBothImages() throws Exception {
     assertThat(dockerfile).containsPattern("(?m)^ENV STINT_JAR=" + JAR + "$");
     assertThat(dockerfile).contains("operator/target/stint-operator.jar " + JAR);
-    assertThat(jib("container/environment/STINT_JAR")).isEqualTo(JAR);
-    assertThat(jib("extraDirectories/paths/path[into='/opt/stint/lib']/includes")).isEqualTo("stint-operator.jar");
-    assertThat(jib("extraDirectories/paths/path[into='/opt/stint/bin']/includes")).isEqualTo("stint");
-    assertThat(jib("extraDirectories/permissions/permission[file='" + LAUNCHER + "']/mode")).isEqualTo("755");
+    assertThat(JIB.value("container/environment/STINT_JAR")).isEqualTo(JAR);
+    assertThat(JIB.value("extraDirectories/paths/path[into='/opt/stint/lib']/includes"))
+        .isEqualTo("stint-operator.jar");
+    assertThat(JIB.value("extraDirectories/paths/path[into='/opt/stint/bin']/includes")).isEqualTo("stint");
+    assertThat(JIB.value("extraDirectories/permissions/permission[file='" + LAUNCHER + "']/mode")).isEqualTo("755");
   }
 
   @Test
   void bothImagesHaveAnEmptyPluginsDirectoryAndTheSameWorkingDirectory() throws Exception {
     assertThat(dockerfile).contains("mkdir -p /opt/stint/plugins");
-    assertThat(jib("extraDirectories/paths/path[into='/opt/stint']/from")).isEqualTo("${project.basedir}/src/image");
+    assertThat(JIB.value("extraDirectories/paths/path[into='/opt/stint']/from"))
+        .isEqualTo("${project.basedir}/src/image");
     try (var files = Files.list(ROOT.resolve("operator/src/image/plugins"))) {
       assertThat(files.map(f -> f.getFileName().toString())).containsExactly(".gitkeep");
     }
-    assertThat(jib("extraDirectories/paths/path[into='/opt/stint']/excludes")).isEqualTo("**/.gitkeep");
+    assertThat(JIB.value("extraDirectories/paths/path[into='/opt/stint']/excludes")).isEqualTo("**/.gitkeep");
     assertThat(dockerfileLine("WORKDIR")).isEqualTo("/opt/stint");
-    assertThat(jib("container/workingDirectory")).isEqualTo("/opt/stint");
+    assertThat(JIB.value("container/workingDirectory")).isEqualTo("/opt/stint");
     assertThat(container.getArgs()).contains("--plugins-dir=/opt/stint/plugins");
   }
 
@@ -95,7 +84,7 @@ class OperatorImageTest {
   void theImageUserIsTheDeploymentsNonRootUser() throws Exception {
     assertThat(dockerfileLine("USER")).isEqualTo(UID + ":" + UID);
     assertThat(dockerfile).contains("--uid " + UID).contains("--gid " + UID);
-    assertThat(jib("container/user")).isEqualTo(UID + ":" + UID);
+    assertThat(JIB.value("container/user")).isEqualTo(UID + ":" + UID);
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(Long.parseLong(UID));
     assertThat(pod.getSecurityContext().getRunAsGroup()).isEqualTo(Long.parseLong(UID));
