@@ -11,6 +11,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import dev.stint.kubeclient.ClientConfigFixes;
 import dev.stint.kubeclient.ClientSerialization;
 import dev.stint.kubeclient.DeafWatchCheck;
@@ -89,9 +90,7 @@ class ArchitectureTest {
    */
   @Test
   void theDecisionImportsNoOtherPartOfTheEngine() {
-    noClasses().that().resideInAPackage(DECISION)
-        .should().dependOnClassesThat(resideInAPackage("dev.stint.core..")
-            .and(not(resideInAnyPackage(DECISION, MODEL))))
+    usesOnly(DECISION, "dev.stint.core..", DECISION, MODEL)
         .because("the decision must be testable, and changeable, without Kueue's integration, the kube I/O, the"
             + " reconciler, serving or the registry; they depend on it, never it on them (issue 43)")
         .check(production);
@@ -100,8 +99,7 @@ class ArchitectureTest {
   /** The shared vocabulary sits below both sides that speak it. */
   @Test
   void theModelImportsNoOtherPartOfTheEngine() {
-    noClasses().that().resideInAPackage(MODEL)
-        .should().dependOnClassesThat(resideInAPackage("dev.stint.core..").and(not(resideInAPackage(MODEL))))
+    usesOnly(MODEL, "dev.stint.core..", MODEL)
         .because("the decision and the I/O (kueue, kube, reconciler, ...) both import it; if it imported either,"
             + " the packages would form a cycle again")
         .check(production);
@@ -123,9 +121,7 @@ class ArchitectureTest {
   @Test
   void frameworksSeeOnlyTheSpi() {
     for (String framework : FRAMEWORKS) {
-      noClasses().that().resideInAPackage(framework)
-          .should().dependOnClassesThat(resideInAPackage("dev.stint..")
-              .and(not(resideInAnyPackage("dev.stint.spi..", framework))))
+      usesOnly(framework, "dev.stint..", "dev.stint.spi..", framework)
           .because("a framework is a plugin like any other: it compiles against stint-spi only")
           .check(stint);
     }
@@ -141,8 +137,7 @@ class ArchitectureTest {
 
   @Test
   void theSpiDependsOnNothingOfStint() {
-    noClasses().that().resideInAPackage("dev.stint.spi..")
-        .should().dependOnClassesThat(resideInAPackage("dev.stint..").and(not(resideInAPackage("dev.stint.spi.."))))
+    usesOnly("dev.stint.spi..", "dev.stint..", "dev.stint.spi..")
         .because("plugins compile against the SPI alone")
         .check(stint);
   }
@@ -150,8 +145,7 @@ class ArchitectureTest {
   /** The client workarounds sit below the engine: each can be deleted when upstream fixes its bug, touching no engine. */
   @Test
   void theClientWorkaroundsDependOnNothingOfStint() {
-    noClasses().that().resideInAPackage(KUBE_CLIENT)
-        .should().dependOnClassesThat(resideInAPackage("dev.stint..").and(not(resideInAPackage(KUBE_CLIENT))))
+    usesOnly(KUBE_CLIENT, "dev.stint..", KUBE_CLIENT)
         .because("kube-client works around fabric8 7.9 and the JDK HTTP client only; core and the operator depend on"
             + " it, never it on them (kube-client/README.md, issue 43)")
         .check(production);
@@ -175,5 +169,11 @@ class ArchitectureTest {
         .should().bePublic()
         .because("the README lists every public name of kube-client with what it works around and when it goes")
         .check(production);
+  }
+
+  /** The rule that the classes of {@code layer} depend on no class in {@code scope} but those of {@code allowed}. */
+  private static ArchRule usesOnly(String layer, String scope, String... allowed) {
+    return noClasses().that().resideInAPackage(layer)
+        .should().dependOnClassesThat(resideInAPackage(scope).and(not(resideInAnyPackage(allowed))));
   }
 }
