@@ -1,5 +1,8 @@
 package dev.stint.testkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.stint.core.StintOperator;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.testdoubles.FakeJobController;
@@ -11,6 +14,7 @@ import dev.stint.spi.api.JobStatus;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -122,6 +126,43 @@ public abstract class FrameworkOnMockServerTest<J extends TrainingJob<?>> {
     } catch (IllegalStateException none) {
       return null;
     }
+  }
+
+  /** The services of the namespace. */
+  protected List<Service> services() {
+    return client.services().inNamespace(NAMESPACE).list().getItems();
+  }
+
+  /**
+   * Asserts that a pod's service is headless (a stable DNS name for the pod, no virtual IP) and has this one port.
+   *
+   * @param port the port as {@code name:number}, {@code pytorchjob-port:23456}
+   */
+  protected void assertHeadlessWithOnePort(String pod, String port) {
+    Service service = client.services().inNamespace(NAMESPACE).withName(pod).get();
+    assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(service.getSpec().getPorts()).singleElement()
+        .satisfies(p -> assertThat(p.getName() + ":" + p.getPort()).isEqualTo(port));
+  }
+
+  /**
+   * Creates an invalid job and a valid one: the invalid one fails for its validation, with a message that names the
+   * field, and gets no pod; the valid one gets its pods all the same.
+   *
+   * @param reason the kind's reason for a job that fails validation, {@code PyTorchJobFailedValidation}
+   * @param field what the message must contain, the field and what is wrong with it
+   * @param validPods how many pods the valid job gets
+   */
+  protected void assertInvalidJobFailsWhileAnotherRuns(J invalid, J valid, String reason, String field,
+      int validPods) {
+    client.resource(invalid).create();
+    client.resource(valid).create();
+    String name = invalid.getMetadata().getName();
+    await().untilAsserted(() -> assertThat(status(name).isTrue("Failed")).isTrue());
+    assertThat(status(name).condition("Failed").orElseThrow().getReason()).isEqualTo(reason);
+    assertThat(status(name).condition("Failed").orElseThrow().getMessage()).contains(field);
+    await().untilAsserted(() -> assertThat(pods(valid.getMetadata().getName())).hasSize(validPods));
+    assertThat(pods(name)).isEmpty();
   }
 
   /** The first container's environment as {@code NAME=value}. */

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.stint.spi.TrainingFramework;
 import dev.stint.testkit.FrameworkOnMockServerTest;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,11 +36,8 @@ class PyTorchJobOnMockServerTest extends FrameworkOnMockServerTest<PyTorchJob> {
         .containsEntry("training.kubeflow.org/job-role", "master");
     assertThat(pod("test-job-worker-0").getSpec().getRestartPolicy()).isEqualTo("OnFailure");
 
-    await().untilAsserted(() -> assertThat(client.services().inNamespace("default").list().getItems()).hasSize(3));
-    Service svc = client.services().inNamespace("default").withName("test-job-master-0").get();
-    assertThat(svc.getSpec().getClusterIP()).isEqualTo("None");
-    assertThat(svc.getSpec().getPorts()).singleElement()
-        .satisfies(p -> assertThat(p.getName() + ":" + p.getPort()).isEqualTo("pytorchjob-port:23456"));
+    await().untilAsserted(() -> assertThat(services()).hasSize(3));
+    assertHeadlessWithOnePort("test-job-master-0", "pytorchjob-port:23456");
 
     kubelet.runAll(pods("test-job"));
     await().untilAsserted(() -> assertThat(conditions("test-job")).containsExactly(
@@ -166,13 +162,9 @@ class PyTorchJobOnMockServerTest extends FrameworkOnMockServerTest<PyTorchJob> {
 
   @Test
   void invalidPyTorchJobFailsNamingTheFieldWhileAnotherRuns() {
-    client.resource(TestPyTorchJobs.job("bad").master(2).workers(1).build()).create();
-    client.resource(TestPyTorchJobs.job("fine").workers(1).build()).create();
-    await().untilAsserted(() -> assertThat(status("bad").isTrue("Failed")).isTrue());
-    assertThat(status("bad").condition("Failed").orElseThrow().getReason()).isEqualTo("PyTorchJobFailedValidation");
-    assertThat(status("bad").condition("Failed").orElseThrow().getMessage()).contains("spec.pytorchReplicaSpecs.Master.replicas");
-    await().untilAsserted(() -> assertThat(pods("fine")).hasSize(1));
-    assertThat(pods("bad")).isEmpty();
+    assertInvalidJobFailsWhileAnotherRuns(TestPyTorchJobs.job("bad").master(2).workers(1).build(),
+        TestPyTorchJobs.job("fine").workers(1).build(), "PyTorchJobFailedValidation",
+        "spec.pytorchReplicaSpecs.Master.replicas", 1);
   }
 
 }

@@ -9,7 +9,6 @@ import dev.stint.testkit.FrameworkOnMockServerTest;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Service;
 import org.junit.jupiter.api.Test;
 
 /** TFJobs through the engine on the fabric8 CRUD mock server, with a fake kubelet. */
@@ -44,11 +43,8 @@ class TFJobOnMockServerTest extends FrameworkOnMockServerTest<TFJob> {
     assertThat(pod("dist-worker-0").getMetadata().getLabels()).doesNotContainKey("training.kubeflow.org/job-role");
     assertThat(pod("dist-ps-0").getSpec().getRestartPolicy()).isEqualTo("Never");
 
-    await().untilAsserted(() -> assertThat(client.services().inNamespace("default").list().getItems()).hasSize(4));
-    Service svc = client.services().inNamespace("default").withName("dist-ps-0").get();
-    assertThat(svc.getSpec().getClusterIP()).isEqualTo("None");
-    assertThat(svc.getSpec().getPorts()).singleElement()
-        .satisfies(p -> assertThat(p.getName() + ":" + p.getPort()).isEqualTo("tfjob-port:2222"));
+    await().untilAsserted(() -> assertThat(services()).hasSize(4));
+    assertHeadlessWithOnePort("dist-ps-0", "tfjob-port:2222");
 
     kubelet.runAll(pods("dist"));
     await().untilAsserted(() -> assertThat(conditions("dist")).containsExactly(
@@ -100,15 +96,10 @@ class TFJobOnMockServerTest extends FrameworkOnMockServerTest<TFJob> {
 
   @Test
   void invalidTfJobFailsNamingTheFieldWhileAnotherRuns() {
-    client.resource(TestTFJobs.job("bad").chief(2).workers(1).build()).create();
-    client.resource(TestTFJobs.job("fine").workers(1).build()).create();
-    await().untilAsserted(() -> assertThat(status("bad").isTrue("Failed")).isTrue());
-    assertThat(status("bad").condition("Failed").orElseThrow().getReason()).isEqualTo("TFJobFailedValidation");
-    assertThat(status("bad").condition("Failed").orElseThrow().getMessage())
-        .contains("spec.tfReplicaSpecs.Chief.replicas: must be 1");
-    await().untilAsserted(() -> assertThat(pods("fine")).hasSize(1));
+    assertInvalidJobFailsWhileAnotherRuns(TestTFJobs.job("bad").chief(2).workers(1).build(),
+        TestTFJobs.job("fine").workers(1).build(), "TFJobFailedValidation",
+        "spec.tfReplicaSpecs.Chief.replicas: must be 1", 1);
     // a single process trains locally: no TF_CONFIG
     assertThat(pod("fine-worker-0").getSpec().getContainers().get(0).getEnv()).isNullOrEmpty();
-    assertThat(pods("bad")).isEmpty();
   }
 }
