@@ -40,7 +40,8 @@ import java.util.stream.Stream;
  *   <li>bounds the container lists of every pod template with {@code maxItems}, so that CEL rules scanning
  *       containers stay within the API server's cost budget, and every 32-bit integer of a pod template with
  *       {@code minimum} and {@code maximum}, so that the API server refuses a value the operator could not read
- *       ({@link Int32Bounds});</li>
+ *       ({@link Int32Bounds}), and every quantity with the pattern of a Kubernetes quantity
+ *       ({@link QuantityPattern});</li>
  *   <li>turns each rule {@code self in ['a', 'b']} on a string into the schema's {@code enum}, which costs the API
  *       server nothing on a write ({@link EnumRules});</li>
  *   <li>declares {@code metadata.name} in the root schema when a root rule reports at it with {@code fieldPath}
@@ -106,6 +107,7 @@ public final class CrdFinisher {
       if (version.getSchema() != null && version.getSchema().getOpenAPIV3Schema() != null) {
         PodTemplateBounds.apply(version.getSchema().getOpenAPIV3Schema());
         Int32Bounds.apply(version.getSchema().getOpenAPIV3Schema());
+        QuantityPattern.apply(version.getSchema().getOpenAPIV3Schema());
         EnumRules.apply(version.getSchema().getOpenAPIV3Schema());
         RootMetadataFields.apply(version.getSchema().getOpenAPIV3Schema());
       }

@@ -62,7 +62,10 @@ class CrdValidationIT extends CrdOnApiServer {
         Arguments.of("probe port (int or string) beyond int32", job("big-probe", MASTER, WORKER.replace(
             "image: \"busybox\"}", "image: \"busybox\", readinessProbe: {httpGet: {port: -3000000000}}}"), ""),
             "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].readinessProbe.httpGet.port in body should "
-                + "be greater than or equal to -2147483648"));
+                + "be greater than or equal to -2147483648"),
+        Arguments.of("a resource that is not a quantity", job("lots-of-cpu", MASTER.replace("image: \"busybox\"}",
+            "image: \"busybox\", resources: {limits: {cpu: lots}}}"), WORKER, ""),
+            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.cpu in body should match"));
   }
 
   static final String MPI_NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
