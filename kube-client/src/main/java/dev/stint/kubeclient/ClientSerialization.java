@@ -61,6 +61,7 @@ public final class ClientSerialization {
     // properties it sees before fabric8 wraps them
     mapper.registerModule(new BlackbirdModule());
     toleratesNewerFields(mapper);
+    UnreadableObjects.install(mapper);
     return serialization;
   }
 

@@ -99,6 +99,7 @@ final class WatchEventReader {
     mapper.addMixIn(ObjectMeta.class, WithoutManagedFields.class);
     mapper.registerModule(new BlackbirdModule());
     ClientSerialization.toleratesNewerFields(mapper);
+    UnreadableObjects.install(mapper);
     return serialization;
   }
 

@@ -22,6 +22,7 @@ import dev.stint.kubeclient.MetadataLister;
 import dev.stint.kubeclient.SlimItemStore;
 import dev.stint.kubeclient.SendGate;
 import dev.stint.kubeclient.StreamedJdkClientFactory;
+import dev.stint.kubeclient.UnreadableObjects;
 import dev.stint.kubeclient.WatchedCache;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.time.Clock;
@@ -45,7 +46,8 @@ class ArchitectureTest {
   /** kube-client's public API, as kube-client/README.md lists it; the rest of the module is package-private. */
   private static final Class<?>[] KUBE_CLIENT_API = {ClientSerialization.class, ClientConfigFixes.class,
       JdkClientFactory.class, Http1JdkClientFactory.class, StreamedJdkClientFactory.class, SlimItemStore.class,
-      LeanWrites.class, DeafWatchCheck.class, WatchedCache.class, MetadataLister.class, SendGate.class};
+      LeanWrites.class, DeafWatchCheck.class, WatchedCache.class, MetadataLister.class, SendGate.class,
+      UnreadableObjects.class};
   private static JavaClasses stint;
   /**
    * Stint's production classes alone, for the layering rules. DO_NOT_INCLUDE_TESTS knows test folders, not the core

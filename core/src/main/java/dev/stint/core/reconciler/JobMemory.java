@@ -8,8 +8,9 @@ import java.time.Clock;
  * What the reconciler of one kind keeps about each job between passes, outside the informer caches, keyed by the
  * job's uid: the last status it wrote ({@link StatusWriter}), a retry in progress ({@link RetryingJobs}), the causes
  * of waiting pods announced ({@link WaitingAnnouncements}), carrier Jobs that lost track of their pod
- * ({@link PodlessCarriers}), the status writes held back ({@link StatusPacing}), and the deletions and creations sent
- * that the caches do not show yet ({@link DeletionsInFlight}, {@link CreationsInFlight}); and, kept elsewhere but
+ * ({@link PodlessCarriers}), the status writes held back ({@link StatusPacing}), the deletions and creations sent
+ * that the caches do not show yet ({@link DeletionsInFlight}, {@link CreationsInFlight}) and the jobs read only in
+ * part ({@link UnreadableJobs}); and, kept elsewhere but
  * forgotten with the rest, the job's lifecycle metrics and its Kueue state.
  *
  * <p>A job is forgotten in one call ({@link #forget}), when the job cache drops it or a pass finds it gone, so that
@@ -27,14 +28,18 @@ final class JobMemory {
   private final CreationsInFlight creations;
   private final JobLifecycleMetrics lifecycle;
   private final KueueLink<?> kueue;
+  private final UnreadableJobs unreadable;
 
   /**
    * @param statuses the writer of the kind's statuses, which remembers each job's last one
    * @param lifecycle the engine's lifecycle metrics, told when a job is forgotten (they count their jobs themselves)
    * @param kueue the kind's Workloads, told when a job is forgotten
+   * @param unreadable the jobs of the kind read only in part, and what was said of them
    */
-  JobMemory(Clock clock, StatusWriter statuses, JobLifecycleMetrics lifecycle, KueueLink<?> kueue) {
+  JobMemory(Clock clock, StatusWriter statuses, JobLifecycleMetrics lifecycle, KueueLink<?> kueue,
+            UnreadableJobs unreadable) {
     this.statuses = statuses;
+    this.unreadable = unreadable;
     this.creations = new CreationsInFlight(clock);
     this.lifecycle = lifecycle;
     this.kueue = kueue;
@@ -64,6 +69,10 @@ final class JobMemory {
     return creations;
   }
 
+  UnreadableJobs unreadable() {
+    return unreadable;
+  }
+
   /** The job's uid left the cluster: drops everything kept about it. */
   void forget(String uid) {
     statuses.forget(uid);
@@ -73,6 +82,7 @@ final class JobMemory {
     pacing.forget(uid);
     deletions.forget(uid);
     creations.forget(uid);
+    unreadable.forget(uid);
     lifecycle.forget(uid);
     kueue.jobGone(uid);
   }
@@ -83,6 +93,6 @@ final class JobMemory {
    */
   int size() {
     return statuses.remembered() + retrying.size() + deletions.size() + creations.size() + waiting.size()
-        + podless.size();
+        + podless.size() + unreadable.size();
   }
 }

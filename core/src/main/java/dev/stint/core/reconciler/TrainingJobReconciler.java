@@ -91,7 +91,7 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
     this.applier = applier;
     this.events = events;
     this.statusWriter = new StatusWriter(applier.client(), serverSideApply, "stint");
-    this.memory = new JobMemory(clock, statusWriter, lifecycle, kueue);
+    this.memory = new JobMemory(clock, statusWriter, lifecycle, kueue, new UnreadableJobs(kind, events));
     this.children = new ChildrenObserved<>(this.framework, this.guarded, settings.gangScheduling());
     this.outgoing = new OutgoingActions(memory, heap);
     this.failures = new FailedJobs<>(guarded, settings, this.framework.managedByValue());
@@ -112,6 +112,9 @@ public final class TrainingJobReconciler<J extends TrainingJob<?>> implements Re
   public UpdateControl<J> reconcile(J cached, Context<J> context) {
     J job = statusWriter.current(cached); // the cache may not show our last status write yet
     try (JobLogContext logContext = JobLogContext.of(kind, job)) {
+      if (memory.unreadable().leaveAlone(cached)) {
+        return UpdateControl.noUpdate(); // no spec to decide from: its pods are left as they are
+      }
       Instant now = clock.instant();
       try {
         job = kueue.withDefaults(job); // the queue and priority Kueue's webhook would have given it at creation

@@ -25,7 +25,8 @@ class JobMemoryTest {
 
   private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
   private final JobMemory memory = new JobMemory(clock, new StatusWriter(null, false, "stint"),
-      new JobLifecycleMetrics(new StintMetrics(), clock), KueueLink.off(new TestFramework()));
+      new JobLifecycleMetrics(new StintMetrics(), clock), KueueLink.off(new TestFramework()),
+      new UnreadableJobs("TestJob", null));
 
   @Test
   void forgettingAJobDropsWhatEveryStoreKeepsAboutIt() {
