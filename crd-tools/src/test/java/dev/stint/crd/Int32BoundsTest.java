@@ -9,60 +9,43 @@ import org.junit.jupiter.api.Test;
 class Int32BoundsTest {
 
   /** A pod spec with int32 and int64 fields at several depths (list items, nested objects), as fabric8 declares them. */
-  private static final String POD_SPEC = """
-      type: object
-      properties:
-        spec:
+  private static final String POD_SPEC = TestCrds.podSpecAsSpec("""
+      ports:
+        type: array
+        items:
           type: object
           properties:
-            template:
+            containerPort: {type: integer}
+            hostPort: {type: integer, maximum: 65535}
+      readinessProbe:
+        type: object
+        properties:
+          periodSeconds: {type: integer}
+          terminationGracePeriodSeconds: {type: integer}
+          httpGet:
+            type: object
+            properties:
+              port:
+                anyOf: [{type: integer}, {type: string}]
+                x-kubernetes-int-or-string: true
+      """, """
+      activeDeadlineSeconds: {type: integer}
+      priority: {type: integer}
+      securityContext:
+        type: object
+        properties:
+          runAsUser: {type: integer}
+          supplementalGroups: {type: array, items: {type: integer}}
+      volumes:
+        type: array
+        items:
+          type: object
+          properties:
+            secret:
               type: object
               properties:
-                spec:
-                  type: object
-                  properties:
-                    activeDeadlineSeconds: {type: integer}
-                    priority: {type: integer}
-                    securityContext:
-                      type: object
-                      properties:
-                        runAsUser: {type: integer}
-                        supplementalGroups: {type: array, items: {type: integer}}
-                    containers:
-                      type: array
-                      items:
-                        type: object
-                        properties:
-                          name: {type: string}
-                          image: {type: string}
-                          ports:
-                            type: array
-                            items:
-                              type: object
-                              properties:
-                                containerPort: {type: integer}
-                                hostPort: {type: integer, maximum: 65535}
-                          readinessProbe:
-                            type: object
-                            properties:
-                              periodSeconds: {type: integer}
-                              terminationGracePeriodSeconds: {type: integer}
-                              httpGet:
-                                type: object
-                                properties:
-                                  port:
-                                    anyOf: [{type: integer}, {type: string}]
-                                    x-kubernetes-int-or-string: true
-                    volumes:
-                      type: array
-                      items:
-                        type: object
-                        properties:
-                          secret:
-                            type: object
-                            properties:
-                              defaultMode: {type: integer}
-      """;
+                defaultMode: {type: integer}
+      """);
 
   @Test
   void boundsEveryInt32OfThePodSpecAndLeavesInt64Alone() {
@@ -70,7 +53,7 @@ class Int32BoundsTest {
 
     assertThat(Int32Bounds.apply(TestCrds.rootOf(crd))).isEqualTo(6);
 
-    JSONSchemaProps pod = at(TestCrds.rootOf(crd), "spec", "template", "spec");
+    JSONSchemaProps pod = at(TestCrds.rootOf(crd), "spec");
     JSONSchemaProps container = pod.getProperties().get("containers").getItems().getSchema();
     JSONSchemaProps port = container.getProperties().get("ports").getItems().getSchema();
     JSONSchemaProps volume = pod.getProperties().get("volumes").getItems().getSchema();
@@ -95,7 +78,7 @@ class Int32BoundsTest {
     CustomResourceDefinition crd = TestCrds.crd(POD_SPEC);
     Int32Bounds.apply(TestCrds.rootOf(crd));
 
-    JSONSchemaProps hostPort = at(TestCrds.rootOf(crd), "spec", "template", "spec", "containers");
+    JSONSchemaProps hostPort = at(TestCrds.rootOf(crd), "spec", "containers");
     hostPort = at(at(hostPort.getItems().getSchema(), "ports").getItems().getSchema(), "hostPort");
     assertThat(hostPort.getMaximum()).isEqualTo(65535.0);
     assertThat(hostPort.getMinimum()).isEqualTo(-2147483648.0);

@@ -15,40 +15,29 @@ class QuantityPatternTest {
       "{anyOf: [{type: integer}, {type: string}], x-kubernetes-int-or-string: true}";
 
   /** A pod spec with quantities in a map (limits) and a field (sizeLimit), and an int-or-string that is no quantity. */
-  private static final String POD_SPEC = """
-      type: object
-      properties:
-        spec:
+  private static final String POD_SPEC = TestCrds.podSpecAsSpec("""
+      resources:
+        type: object
+        properties:
+          limits: {type: object, additionalProperties: %1$s}
+      livenessProbe:
+        type: object
+        properties:
+          tcpSocket:
+            type: object
+            properties:
+              port: %1$s
+      """.formatted(INT_OR_STRING), """
+      volumes:
+        type: array
+        items:
           type: object
           properties:
-            containers:
-              type: array
-              items:
-                type: object
-                properties:
-                  name: {type: string}
-                  image: {type: string}
-                  resources:
-                    type: object
-                    properties:
-                      limits: {type: object, additionalProperties: %1$s}
-                  livenessProbe:
-                    type: object
-                    properties:
-                      tcpSocket:
-                        type: object
-                        properties:
-                          port: %1$s
-            volumes:
-              type: array
-              items:
-                type: object
-                properties:
-                  emptyDir:
-                    type: object
-                    properties:
-                      sizeLimit: %1$s
-      """.formatted(INT_OR_STRING);
+            emptyDir:
+              type: object
+              properties:
+                sizeLimit: %1$s
+      """.formatted(INT_OR_STRING));
 
   @Test
   void everyQuantityOfThePodSpecGetsTheSyntaxAndNothingElse() {

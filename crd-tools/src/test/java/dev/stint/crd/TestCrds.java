@@ -58,6 +58,29 @@ final class TestCrds {
     return crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema();
   }
 
+  /**
+   * A root schema whose {@code spec} is a pod spec: containers (with a name, an image and these further properties)
+   * and these further pod properties, each given as YAML at indentation 0.
+   */
+  static String podSpecAsSpec(String containerProperties, String podProperties) {
+    return """
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              containers:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    name: {type: string}
+                    image: {type: string}
+        %s
+        %s
+        """.formatted(containerProperties.indent(12).stripTrailing(), podProperties.indent(6).stripTrailing());
+  }
+
   /** A pod spec as the generator emits it, cut down to what the finisher looks at. */
   static String podSpec() {
     String containers =
