@@ -30,7 +30,8 @@ import java.util.stream.Collectors;
  *       ({@code <name>-<type>-<index>}), at most 63 characters;</li>
  *   <li>root rules, after the kind's own: with the engine's pod names, the longest of them fits a DNS label; the
  *       replicas summed over the types are at most {@link ReplicaLimits#MAX_PER_JOB}; {@code spec} is set;
- *       {@code runPolicy.managedBy} is neither added nor dropped;</li>
+ *       {@code runPolicy.managedBy} is neither added nor dropped; {@code runPolicy.serviceMode} keeps its value, also
+ *       when {@code runPolicy} is added or removed;</li>
  *   <li>{@code spec} rules, after the kind's own: success rules name only the kind's replica types, with counts from 1
  *       to the type's replicas; failure rules target only the kind's replica types;</li>
  *   <li>the kind's container rules on the replica-spec map, made native schema checks or moved to the containers
@@ -186,6 +187,7 @@ public final class TrainingJobRules {
     rules.add(rule("has(self.spec)", "spec." + field + ": must be set", ".spec", "FieldValueRequired"));
     rules.add(rule(JobRules.MANAGED_BY_NOT_ADDED, JobRules.MANAGED_BY_IMMUTABLE, JobRules.MANAGED_BY_FIELD, INVALID));
     rules.add(rule(JobRules.MANAGED_BY_NOT_DROPPED, JobRules.MANAGED_BY_IMMUTABLE, JobRules.MANAGED_BY_FIELD, INVALID));
+    rules.add(rule(JobRules.SERVICE_MODE_KEPT, JobRules.SERVICE_MODE_IMMUTABLE, JobRules.SERVICE_MODE_FIELD, INVALID));
     return rules;
   }
 

@@ -45,6 +45,11 @@ class ChartTemplateValuesIT {
     // an unquoted off is YAML's false: it means off
     assertThat(container(helm.template("kueue: {mode: off}")).getArgs()).noneMatch(a -> a.startsWith("--kueue"));
     assertRefused("frameworks: [jax]", "no job kind is served");
+    // the last of a repeated flag wins: extraArgs cannot undo a flag the chart sets (two writers, a port unscraped)
+    assertRefused("extraArgs: [--leader-election=false]", "extraArgs: --leader-election is the chart's to set");
+    assertRefused("extraArgs: [--verbose, --metrics-port=9999]", "extraArgs: --metrics-port is the chart's");
+    assertThat(container(helm.template("extraArgs: [--verbose]")).getArgs()).as("another flag passes")
+        .contains("--verbose");
     // one replica without leader election is a valid install (a single writer)
     assertThat(container(helm.template("{replicas: 1, leaderElection: {enabled: false}}")).getArgs())
         .contains("--leader-election=false");

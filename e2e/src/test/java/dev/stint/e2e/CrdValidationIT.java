@@ -68,6 +68,23 @@ class CrdValidationIT extends CrdOnApiServer {
             "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.cpu in body should match"));
   }
 
+  @Test
+  void serviceModeCannotBeAddedWithARunPolicyTheJobDidNotHave() {
+    String name = "no-run-policy";
+    Kubectl.runWithInput(job(name, MASTER, WORKER, ""), "apply", "-n", cluster.ns(), "-f", "-").assertOk();
+    try {
+      Kubectl.Result added = Kubectl.run("patch", "pytorchjob", name, "-n", cluster.ns(), "--type=merge", "-p",
+          "{\"spec\":{\"runPolicy\":{\"serviceMode\":\"PerJob\"}}}");
+      assertThat(added.exitCode()).as("a rule on runPolicy never sees it added").isNotZero();
+      assertThat(added.stderr()).contains("spec.runPolicy.serviceMode is immutable");
+      // the same meaning, spelt out, is no change
+      Kubectl.run("patch", "pytorchjob", name, "-n", cluster.ns(), "--type=merge", "-p",
+          "{\"spec\":{\"runPolicy\":{\"serviceMode\":\"PerReplica\"}}}").assertOk();
+    } finally {
+      Kubectl.run("delete", "pytorchjob", name, "-n", cluster.ns(), "--wait=false");
+    }
+  }
+
   static final String MPI_NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
       + "(<name>-launcher, <name>-worker-<index>) must be no more than 63 characters";
 

@@ -74,6 +74,10 @@ class JobServiceIT {
         "{\"spec\":{\"runPolicy\":{\"serviceMode\":\"PerReplica\"}}}");
     assertThat(change.exitCode()).as("a change of mode is refused").isNotZero();
     assertThat(change.stderr()).contains("spec.runPolicy.serviceMode is immutable");
+    Kubectl.Result dropped = Kubectl.run("patch", k.kind().plural(), job, "-n", cluster.ns(), "--type=json", "-p",
+        "[{\"op\":\"remove\",\"path\":\"/spec/runPolicy\"}]");
+    assertThat(dropped.exitCode()).as("nor by removing the whole runPolicy").isNotZero();
+    assertThat(dropped.stderr()).contains("spec.runPolicy.serviceMode is immutable");
   }
 
   /**

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
-import java.util.Objects;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,7 +102,9 @@ final class Leadership {
 
   private void newLeader(String newHolder) {
     holder = newHolder;
-    if (!Objects.equals(newHolder, identity)) {
+    if (newHolder == null || newHolder.isEmpty()) {
+      LOG.info("Waiting for leadership (the Lease was released: taking it at the next try)");
+    } else if (!newHolder.equals(identity)) {
       LOG.info("Waiting for leadership (held by {})", newHolder);
     }
   }

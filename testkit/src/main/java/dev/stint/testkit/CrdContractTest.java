@@ -182,8 +182,8 @@ public abstract class CrdContractTest {
   @Test
   void runPolicyRulesComeFromTheSpi() {
     assertThat(GeneratedCrd.messages(crd().node(".spec.runPolicy")))
-        .containsExactly("spec.runPolicy.managedBy is immutable", "spec.runPolicy.managedBy is immutable",
-            "spec.runPolicy.serviceMode is immutable: its pods' addresses would change under them; create a new job");
+        .containsExactly("spec.runPolicy.managedBy is immutable", "spec.runPolicy.managedBy is immutable");
+    // serviceMode's is a root rule, which also sees runPolicy added or removed (everyTrainingJobsRules)
     assertThat(GeneratedCrd.messages(crd().node(".spec.runPolicy.schedulingPolicy")))
         .containsExactly("spec.runPolicy.schedulingPolicy.queue is immutable");
     JSONSchemaProps suspend = crd().node(".spec.runPolicy.suspend");
@@ -197,6 +197,8 @@ public abstract class CrdContractTest {
     assertThat(GeneratedCrd.messages(crd().root())).contains(JobRules.NAME_IS_DNS_LABEL_MESSAGE,
         tooManyInAll(), "spec." + field + ": must be set")
         .filteredOn(JobRules.MANAGED_BY_IMMUTABLE::equals).hasSize(2);
+    assertThat(GeneratedCrd.messages(crd().root())).as("serviceMode kept, also when runPolicy comes or goes")
+        .contains(JobRules.SERVICE_MODE_IMMUTABLE);
     // the hints' rule for the engine's pod names, or the kind's own when it names its pods itself
     assertThat(GeneratedCrd.messages(crd().root())).as("a rule that fits the pod names in a DNS label")
         .anyMatch(m -> m.startsWith("metadata.name: too long"));
@@ -291,7 +293,8 @@ public abstract class CrdContractTest {
         tooManyInAll(),
         "spec." + replicaSpecsField() + ": must be set",
         "spec.runPolicy.managedBy is immutable",
-        "spec.runPolicy.managedBy is immutable");
+        "spec.runPolicy.managedBy is immutable",
+        JobRules.SERVICE_MODE_IMMUTABLE);
   }
 
   /**

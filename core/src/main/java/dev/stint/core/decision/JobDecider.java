@@ -15,7 +15,7 @@ import java.util.Optional;
  * The engine's decision for one job, as a pure function: (job, observed children, now) → (actions, next status,
  * events, requeue). It has no client and no clock. The order of the steps follows the Kubeflow training operator:
  * created → validated → finished → suspended → resumed → run limits → replicas → failure policy
- * → status.
+ * → status; but a job whose pods succeeded before a suspension was seen ends, as a finished job ignores suspend.
  */
 public final class JobDecider {
 
@@ -39,6 +39,12 @@ public final class JobDecider {
           + String.join("; ", errors));
       return out.build();
     }
+    if (ctx.facts().suspended() || ctx.gate() instanceof KueueGate.Held) {
+      Optional<Decision> ended = endedBeforeStopped(ctx, status, observed);
+      if (ended.isPresent()) {
+        return ended.get();
+      }
+    }
     if (ctx.facts().suspended()) {
       SuspendPolicy.suspend(out, observed);
       return out.build();
@@ -54,11 +60,36 @@ public final class JobDecider {
     if (status.getStartTime() == null) {
       status.setStartTime(ctx.nowString());
     }
-    return running(out, observed);
+    return running(out, observed, true);
   }
 
-  private static <J extends TrainingJob<?>> Decision running(DecisionBuilder<J> out, Observed observed) {
-    Optional<String> deadline = RunLimits.pastDeadline(out);
+  /**
+   * The decision of a running job that is asked to stop (suspended, or held by Kueue) when its pods had already
+   * succeeded it: it ends {@code Succeeded} (partly, if so), not suspended. The operator can see the end and the
+   * suspension in one pass (it was busy or restarting; a wave of preemptions came), and a finished training suspended
+   * would run again from scratch on resume. Only pods that ended by themselves count (not those being deleted), and
+   * the run limits (deadline, pods waiting) play no part. A failure the suspension meets stays what a suspension makes
+   * of it: not counted, and tried again on resume (its retry never happened).
+   */
+  private static <J extends TrainingJob<?>> Optional<Decision> endedBeforeStopped(JobContext<J> ctx,
+                                                                                JobStatus status, Observed observed) {
+    if (status.isTrue(ConditionType.Suspended.name()) || status.getStartTime() == null
+        || observed.pods().stream().noneMatch(p -> p.getMetadata().getDeletionTimestamp() == null
+            && PodState.of(p) == PodState.SUCCEEDED)) {
+      return Optional.empty();
+    }
+    Observed settled = new Observed(observed.pods().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList(), observed.services(),
+        observed.supporting(), observed.carriers());
+    DecisionBuilder<J> trial = new DecisionBuilder<>(ctx, status.copy());
+    Decision decision = running(trial, settled, false);
+    return decision.status().isTrue(ConditionType.Succeeded.name()) ? Optional.of(decision) : Optional.empty();
+  }
+
+  /** @param limitsApply whether the run limits (deadline, pods waiting too long) may end the job in this pass */
+  private static <J extends TrainingJob<?>> Decision running(DecisionBuilder<J> out, Observed observed,
+                                                             boolean limitsApply) {
+    Optional<String> deadline = limitsApply ? RunLimits.pastDeadline(out) : Optional.empty();
     if (deadline.isPresent()) {
       fail(out, observed, "Failed", deadline.get());
       return out.build();
@@ -86,7 +117,7 @@ public final class JobDecider {
       return out.build();
     }
     StatusAggregator.apply(out, tally);
-    if (!Conditions.isFinished(out.status())) {
+    if (limitsApply && !Conditions.isFinished(out.status())) {
       Optional<PodsWaitingPolicy.TimedOut> timedOut = PodsWaitingPolicy.apply(out, waiting);
       if (timedOut.isPresent()) {
         fail(out, observed, timedOut.get().cause(), timedOut.get().message());

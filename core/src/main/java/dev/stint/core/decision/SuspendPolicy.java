@@ -54,6 +54,11 @@ final class SuspendPolicy {
     if (out.status().isTrue(ConditionType.Running.name())) {
       out.condition(ConditionType.Running, false, reasonSuffix, message, warning);
     }
+    if (out.status().isTrue(ConditionType.Restarting.name())) {
+      // no new attempt starts while suspended: its "new pods start at" would not come (the Suspended event says it)
+      Conditions.set(out.status(), ConditionType.Restarting, false, ctx.kind() + reasonSuffix, message,
+          ctx.nowString());
+    }
     if (!out.status().isTrue(ConditionType.Suspended.name())) {
       out.condition(ConditionType.Suspended, true, reasonSuffix, message, warning);
       if (out.status().getStartTime() != null) {

@@ -17,7 +17,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The hard cases of suspend and resume, as decisions (DESIGN §2, issue #4). */
 class SuspendResumeTest {
@@ -121,5 +125,62 @@ class SuspendResumeTest {
     assertThat(d.status().getSuspensions()).isEqualTo(2);
     assertThat(conditions(d.status())).containsExactly("Created=True/TestJobCreated", "Running=False/TestJobSuspended",
         "Suspended=True/TestJobSuspended");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void aJobWhosePodsSucceededBeforeTheStopWasSeenEndsSucceeded(String name, KueueGate gate) {
+    // the operator saw both at once: every worker had succeeded, and the job was then suspended (or preempted)
+    TestJob job = TestJobs.job("j").workers(2).suspend(gate == null).status(runningStatus()).build();
+    List<Pod> pods = List.of(TestPods.of(job, "Worker", 0).succeeded(), TestPods.of(job, "Worker", 1).succeeded());
+
+    Decision d = KueueGateDecisionTest.decide(job, gate == null ? KueueGate.NOT_QUEUED : gate, pods);
+
+    assertThat(d.status().isTrue("Succeeded")).isTrue();
+    assertThat(d.status().isTrue("Suspended")).isFalse();
+    assertThat(d.status().getSuspensions()).isNull();
+    assertThat(d.status().getReplicaStatuses().get("Worker").succeeded()).isEqualTo(2);
+    assertThat(actions(d, Action.DeletePod.class)).as("cleanPodPolicy None keeps finished pods").isEmpty();
+    assertThat(actions(d, Action.CreatePod.class)).isEmpty();
+  }
+
+  static Stream<Arguments> aJobWhosePodsSucceededBeforeTheStopWasSeenEndsSucceeded() {
+    return Stream.of(Arguments.of("suspended", null),
+        Arguments.of("preempted by Kueue", new KueueGate.Held("Evicted", "TestJob j was evicted by Kueue", false)));
+  }
+
+  @Test
+  void aStopMeetingPodsThatHaveNotAllSucceededStillSuspends() {
+    TestJob job = TestJobs.job("j").workers(2).suspend(true).status(runningStatus()).build();
+    Decision partly = decide(job, List.of(TestPods.of(job, "Worker", 0).succeeded(),
+        TestPods.of(job, "Worker", 1).running()));
+    assertThat(partly.status().isTrue("Suspended")).isTrue();
+    assertThat(partly.status().isTrue("Succeeded")).isFalse();
+
+    // pods the suspension itself is deleting are no success of the job's
+    Pod deleting = TestPods.of(job, "Worker", 1).succeeded();
+    deleting.getMetadata().setDeletionTimestamp("2026-11-29T11:59:00Z");
+    Decision stopping = decide(job, List.of(TestPods.of(job, "Worker", 0).succeeded(), deleting));
+    assertThat(stopping.status().isTrue("Suspended")).isTrue();
+    assertThat(stopping.status().isTrue("Succeeded")).isFalse();
+
+    // a job never started is suspended as before
+    TestJob fresh = TestJobs.job("j").workers(1).suspend(true).build();
+    assertThat(decide(fresh, List.of()).status().isTrue("Suspended")).isTrue();
+  }
+
+  @Test
+  void aSuspensionDuringARestartsWaitTurnsRestartingFalseWithOneEvent() {
+    JobStatus restarting = runningStatus();
+    Conditions.set(restarting, ConditionType.Restarting, true, "TestJobMemberFailed",
+        "Worker 1 failed. Its new pods start in 10 s, at 2026-11-29T12:00:10Z.", "2026-11-29T12:00:00Z");
+    TestJob job = TestJobs.job("j").workers(2).suspend(true).status(restarting).build();
+
+    Decision d = decide(job, List.of());
+
+    assertThat(conditions(d.status())).containsExactly("Created=True/TestJobCreated",
+        "Restarting=False/TestJobSuspended", "Suspended=True/TestJobSuspended");
+    assertThat(d.status().getOutcome()).isEqualTo("Suspended");
+    assertThat(d.events()).extracting(e -> e.type() + "/" + e.reason()).containsExactly("Normal/TestJobSuspended");
   }
 }

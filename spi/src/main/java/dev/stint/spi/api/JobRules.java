@@ -31,6 +31,18 @@ public final class JobRules {
   public static final String MANAGED_BY_FIELD = ".spec.runPolicy.managedBy";
 
   /**
+   * Root: {@code runPolicy.serviceMode} keeps its value (unset counts as {@code PerReplica}), also when
+   * {@code runPolicy} itself is added or removed, which a rule on {@code runPolicy} never sees.
+   */
+  public static final String SERVICE_MODE_KEPT = "(has(self.spec) && has(self.spec.runPolicy) "
+      + "&& has(self.spec.runPolicy.serviceMode) ? self.spec.runPolicy.serviceMode : 'PerReplica') == "
+      + "(has(oldSelf.spec) && has(oldSelf.spec.runPolicy) && has(oldSelf.spec.runPolicy.serviceMode) "
+      + "? oldSelf.spec.runPolicy.serviceMode : 'PerReplica')";
+  public static final String SERVICE_MODE_IMMUTABLE = "spec.runPolicy.serviceMode is immutable: its pods' addresses "
+      + "would change under them; create a new job";
+  public static final String SERVICE_MODE_FIELD = ".spec.runPolicy.serviceMode";
+
+  /**
    * Spec: no success rules, or the rules, to be followed by {@code .all(r, ...)} (rules that keep
    * {@code runPolicy.successPolicy} to the kind's replica types and counts).
    */

@@ -13,10 +13,7 @@ import io.fabric8.generator.annotation.ValidationRule;
     message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid", fieldPath = ".managedBy")
 @ValidationRule(value = "has(oldSelf.managedBy) || !has(self.managedBy)",
     message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid", fieldPath = ".managedBy")
-@ValidationRule(value = "(has(self.serviceMode) ? self.serviceMode : 'PerReplica') == "
-    + "(has(oldSelf.serviceMode) ? oldSelf.serviceMode : 'PerReplica')",
-    message = "spec.runPolicy.serviceMode is immutable: its pods' addresses would change under them; create a new job",
-    reason = "FieldValueInvalid", fieldPath = ".serviceMode")
+// serviceMode's immutability is a root rule (JobRules.SERVICE_MODE_KEPT): one here misses runPolicy added or removed
 public class RunPolicy {
 
   @JsonPropertyDescription("What to delete once the job has finished: None (default), Running or All.")
