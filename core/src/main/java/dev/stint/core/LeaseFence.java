@@ -86,6 +86,11 @@ public final class LeaseFence implements Interceptor, SendGate {
     holding = false;
   }
 
+  /** Whether this process led and can no longer prove it holds the Lease: its leadership is over. */
+  public boolean lapsed() {
+    return led && !open();
+  }
+
   /** Whether a write may start now. */
   public boolean open() {
     return !led || holding && nanoTime.getAsLong() - renewedAtNanos < deadlineNanos;

@@ -35,6 +35,7 @@ class LeaseFenceTest {
   @Test
   void beforeItFirstLeadsAProcessReconcilesNothingAndItsOwnEventsGo() {
     assertThat(fence.open()).isTrue();
+    assertThat(fence.lapsed()).as("a standby's leadership cannot lapse").isFalse();
     assertSent(POD_CREATE);
   }
 
@@ -48,6 +49,7 @@ class LeaseFenceTest {
     millis.set(after);
 
     assertThat(fence.open()).isEqualTo(sent);
+    assertThat(fence.lapsed()).as("the leadership is over when writes are").isEqualTo(!sent);
     if (sent) {
       assertSent(POD_CREATE);
     } else {

@@ -116,6 +116,7 @@ final class ClusterRun {
     // in the client before anything it sends: a leader's writes stop when it cannot prove it holds the Lease
     LeaseFence fence = new LeaseFence(namespace, election.leaseName(), leadership.identity(),
         electionConfig.getRenewDeadline(), System::nanoTime, Clock.systemUTC());
+    leadership.watch(fence::lapsed);
     return new Election(leadership, electionConfig, fence, namespace + "/" + election.leaseName());
   }
 

@@ -6,6 +6,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +40,7 @@ final class Leadership {
   private volatile boolean leading;
   private volatile String holder;
   private volatile boolean stopping;
+  private final AtomicBoolean exiting = new AtomicBoolean();
 
   /**
    * @param identity this process's name in the Lease
@@ -109,15 +115,46 @@ final class Leadership {
     }
   }
 
+  /**
+   * Looks once a second whether the leader's last renewal is older than the renew deadline ({@code lapsed}, the
+   * write fence's own test): then the Lease is lost, as client-go's elector decides at that moment. fabric8's elector
+   * notices only when its renewal attempt ends, and a request the API server answers slowly holds it: a renewal
+   * refused 401 over HTTP/2 (a deleted ServiceAccount's token) ended 21 s after the last renewal, the process
+   * reporting itself leader meanwhile (writes were fenced from 10 s on).
+   */
+  void watch(BooleanSupplier lapsed) {
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "stint-lease-watch");
+      thread.setDaemon(true);
+      return thread;
+    });
+    timer.scheduleWithFixedDelay(() -> checkLapse(lapsed), 1, 1, TimeUnit.SECONDS);
+  }
+
+  /** One look of {@link #watch}: a leader, not stopping, whose renewals lapsed, exits. */
+  void checkLapse(BooleanSupplier lapsed) {
+    if (leading && !stopping && lapsed.getAsBoolean()) {
+      leading = false;
+      exitLosing("its Lease was not renewed within the renew deadline");
+    }
+  }
+
   private void stoppedLeading() {
     boolean wasLeading = leading;
     leading = false;
     if (stopping || !wasLeading) {
       return;
     }
-    LOG.error("Lost leadership ({}); exiting so that a restart begins as a clean standby", identity);
+    exitLosing("the elector gave the Lease up");
+  }
+
+  private void exitLosing(String why) {
+    if (!exiting.compareAndSet(false, true)) {
+      return;
+    }
+    LOG.error("Lost leadership ({}: {}); exiting so that a restart begins as a clean standby", identity, why);
     // on a thread of its own: the elector calls this holding its lock, which the shutdown hook's stop also takes
-    Thread exiting = new Thread(() -> exit.accept(1), "stint-lost-leadership");
-    exiting.start();
+    Thread exitThread = new Thread(() -> exit.accept(1), "stint-lost-leadership");
+    exitThread.start();
   }
 }

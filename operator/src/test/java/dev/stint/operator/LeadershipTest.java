@@ -44,6 +44,31 @@ class LeadershipTest {
   }
 
   @Test
+  void aLeaderWhoseRenewalsLapseExitsOnceWithoutWaitingForTheElector() {
+    java.util.concurrent.atomic.AtomicBoolean lapsed = new java.util.concurrent.atomic.AtomicBoolean();
+    leadership.watch(lapsed::get);
+    callbacks.onStartLeading();
+
+    lapsed.set(true); // the elector's renewal is held in a slow request: it has not called back
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(exits).containsExactly(1));
+    assertThat(leadership.leading()).isFalse();
+
+    callbacks.onStopLeading(); // the elector's own word, later
+    assertThat(exits).as("one exit").containsExactly(1);
+  }
+
+  @Test
+  void aStandbyOrAStoppingLeaderIsNotExitedByTheWatch() {
+    leadership.checkLapse(() -> true); // a standby: it never renewed, so the fence says lapsed
+    callbacks.onStartLeading();
+    leadership.checkLapse(() -> false);
+    leadership.stopping();
+    leadership.checkLapse(() -> true); // SIGTERM: the Lease is given up on purpose
+    assertThat(exits).isEmpty(); // the decision is taken before any exit thread is started
+    assertThat(leadership.leading()).isTrue();
+  }
+
+  @Test
   void releasingTheLeaseOnTheWayOutDoesNotExit() {
     callbacks.onStartLeading();
     leadership.stopping();
