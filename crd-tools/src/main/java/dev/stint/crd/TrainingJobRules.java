@@ -30,8 +30,8 @@ import java.util.stream.Collectors;
  *       ({@code <name>-<type>-<index>}), at most 63 characters;</li>
  *   <li>root rules, after the kind's own: with the engine's pod names, the longest of them fits a DNS label; the
  *       replicas summed over the types are at most {@link ReplicaLimits#MAX_PER_JOB}; {@code spec} is set;
- *       {@code runPolicy.managedBy} is neither added nor dropped; {@code runPolicy.serviceMode} keeps its value, also
- *       when {@code runPolicy} is added or removed;</li>
+ *       {@code runPolicy.managedBy} is neither added nor dropped; {@code runPolicy.serviceMode} (where the run policy
+ *       has it) keeps its value, also when {@code runPolicy} is added or removed;</li>
  *   <li>{@code spec} rules, after the kind's own: success rules name only the kind's replica types, with counts from 1
  *       to the type's replicas; failure rules target only the kind's replica types;</li>
  *   <li>the kind's container rules on the replica-spec map, made native schema checks or moved to the containers
@@ -94,9 +94,10 @@ public final class TrainingJobRules {
             + ", which the schema does not have");
         continue;
       }
-      problems.addAll(twice(name, root.getXKubernetesValidations(), rootFirst, rootLast));
+      List<ValidationRule> last = withServiceMode(rootLast, spec);
+      problems.addAll(twice(name, root.getXKubernetesValidations(), rootFirst, last));
       problems.addAll(twice(name, spec.getXKubernetesValidations(), specLast));
-      root.setXKubernetesValidations(around(root.getXKubernetesValidations(), rootFirst, rootLast));
+      root.setXKubernetesValidations(around(root.getXKubernetesValidations(), rootFirst, last));
       spec.setXKubernetesValidations(around(spec.getXKubernetesValidations(), List.of(), specLast));
       ReplicaContainerSchema.apply(spec.getProperties().get(field));
     }
@@ -187,8 +188,19 @@ public final class TrainingJobRules {
     rules.add(rule("has(self.spec)", "spec." + field + ": must be set", ".spec", "FieldValueRequired"));
     rules.add(rule(JobRules.MANAGED_BY_NOT_ADDED, JobRules.MANAGED_BY_IMMUTABLE, JobRules.MANAGED_BY_FIELD, INVALID));
     rules.add(rule(JobRules.MANAGED_BY_NOT_DROPPED, JobRules.MANAGED_BY_IMMUTABLE, JobRules.MANAGED_BY_FIELD, INVALID));
-    rules.add(rule(JobRules.SERVICE_MODE_KEPT, JobRules.SERVICE_MODE_IMMUTABLE, JobRules.SERVICE_MODE_FIELD, INVALID));
     return rules;
+  }
+
+  /** With the rule that keeps {@code runPolicy.serviceMode}, when the kind's run policy has it (the SPI's has). */
+  private static List<ValidationRule> withServiceMode(List<ValidationRule> rules, JSONSchemaProps spec) {
+    JSONSchemaProps runPolicy = spec.getProperties().get("runPolicy");
+    if (runPolicy == null || runPolicy.getProperties() == null
+        || !runPolicy.getProperties().containsKey("serviceMode")) {
+      return rules;
+    }
+    List<ValidationRule> with = new ArrayList<>(rules);
+    with.add(rule(JobRules.SERVICE_MODE_KEPT, JobRules.SERVICE_MODE_IMMUTABLE, JobRules.SERVICE_MODE_FIELD, INVALID));
+    return with;
   }
 
   private List<ValidationRule> specLast() {

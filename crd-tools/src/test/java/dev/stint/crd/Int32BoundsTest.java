@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class Int32BoundsTest {
 
-  /** A pod spec with int32 and int64 fields at several depths (list items, nested objects), as fabric8 declares them. */
+  /** A pod spec with int32 and int64 fields at several depths (list items, nested objects), as fabric8 has them. */
   private static final String POD_SPEC = TestCrds.podSpecAsSpec("""
       ports:
         type: array
