@@ -53,6 +53,7 @@ public final class LeaseFence implements Interceptor, SendGate {
   private volatile boolean led;
   private volatile boolean holding;
   private volatile long renewedAtNanos;
+  private volatile long ledAtNanos;
 
   /**
    * @param namespace the Lease's namespace
@@ -76,8 +77,12 @@ public final class LeaseFence implements Interceptor, SendGate {
     return new RenewalReportingLock(lock);
   }
 
-  /** This process now leads: told by the election, after the renewal that made it leader. */
+  /**
+   * This process now leads: told by the election, usually after the renewal that made it leader, but before it when
+   * the Lease still names this process (a restarted container keeps its pod's name).
+   */
   public void startedLeading() {
+    ledAtNanos = nanoTime.getAsLong();
     led = true;
   }
 
@@ -86,9 +91,21 @@ public final class LeaseFence implements Interceptor, SendGate {
     holding = false;
   }
 
-  /** Whether this process led and can no longer prove it holds the Lease: its leadership is over. */
+  /**
+   * Whether this process led and has not renewed the Lease for the renew deadline: its leadership is over. Counted
+   * from its last renewal, or from when it began leading if that is later: a leader named by a Lease it has not yet
+   * renewed (see {@link #startedLeading}) writes nothing until it has, but has not lapsed.
+   */
   public boolean lapsed() {
-    return led && !open();
+    if (!led) {
+      return false;
+    }
+    long now = nanoTime.getAsLong();
+    long since = now - ledAtNanos;
+    if (holding) {
+      since = Math.min(since, now - renewedAtNanos);
+    }
+    return since >= deadlineNanos;
   }
 
   /** Whether a write may start now. */

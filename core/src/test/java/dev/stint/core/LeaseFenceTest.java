@@ -58,6 +58,30 @@ class LeaseFenceTest {
   }
 
   @Test
+  void aLeaderNamedByTheLeaseBeforeItsFirstRenewalWritesNothingButHasNotLapsed() {
+    // a restarted container: fabric8 calls it leader on the old record, before its renewal's write returns
+    fence.startedLeading();
+    millis.set(9999);
+    assertThat(fence.open()).isFalse();
+    assertThat(fence.lapsed()).isFalse();
+    renewAt(9999);
+    assertThat(fence.open()).isTrue();
+
+    millis.set(19_999);
+    assertThat(fence.lapsed()).isTrue();
+  }
+
+  @Test
+  void aLeaderThatNeverRenewsLapsesARenewDeadlineAfterItBeganToLead() {
+    millis.set(5000);
+    fence.startedLeading();
+    millis.set(14_999);
+    assertThat(fence.lapsed()).isFalse();
+    millis.set(15_000);
+    assertThat(fence.lapsed()).isTrue();
+  }
+
+  @Test
   void eachRenewalMovesTheDeadlineOn() {
     renewAt(0);
     fence.startedLeading();

@@ -191,16 +191,29 @@ public final class TrainingJobRules {
     return rules;
   }
 
-  /** With the rule that keeps {@code runPolicy.serviceMode}, when the kind's run policy has it (the SPI's has). */
+  /**
+   * With the rule that keeps {@code runPolicy.serviceMode}, when the kind's run policy has it (the SPI's has) and it
+   * can take more than one value: an MPIJob's may only be {@code PerJob}, the same as unset, so nothing can change.
+   */
   private static List<ValidationRule> withServiceMode(List<ValidationRule> rules, JSONSchemaProps spec) {
     JSONSchemaProps runPolicy = spec.getProperties().get("runPolicy");
-    if (runPolicy == null || runPolicy.getProperties() == null
-        || !runPolicy.getProperties().containsKey("serviceMode")) {
+    JSONSchemaProps mode = runPolicy == null || runPolicy.getProperties() == null ? null
+        : runPolicy.getProperties().get("serviceMode");
+    if (mode == null || oneValue(mode)) {
       return rules;
     }
     List<ValidationRule> with = new ArrayList<>(rules);
     with.add(rule(JobRules.SERVICE_MODE_KEPT, JobRules.SERVICE_MODE_IMMUTABLE, JobRules.SERVICE_MODE_FIELD, INVALID));
     return with;
+  }
+
+  /** Whether a string field may hold one value only: an enum of one, or a rule {@code self == '<value>'}. */
+  private static boolean oneValue(JSONSchemaProps field) {
+    if (field.getEnum() != null && field.getEnum().size() == 1) {
+      return true;
+    }
+    List<ValidationRule> own = field.getXKubernetesValidations();
+    return own != null && own.stream().anyMatch(r -> r.getRule() != null && r.getRule().matches("self == '[^']*'"));
   }
 
   private List<ValidationRule> specLast() {

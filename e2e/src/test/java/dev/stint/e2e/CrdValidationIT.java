@@ -85,6 +85,19 @@ class CrdValidationIT extends CrdOnApiServer {
     }
   }
 
+  @Test
+  void anMpiJobsServiceModeMaySpellOutWhatUnsetMeans() {
+    String name = "mpi-mode";
+    Kubectl.runWithInput(mpi(name, "Launcher", 1, "Worker", 1), "apply", "-n", cluster.ns(), "-f", "-").assertOk();
+    try {
+      // an MPIJob's only mode is PerJob, the same as unset: nothing changes, nothing to refuse
+      Kubectl.run("patch", "mpijob", name, "-n", cluster.ns(), "--type=merge", "-p",
+          "{\"spec\":{\"runPolicy\":{\"serviceMode\":\"PerJob\"}}}").assertOk();
+    } finally {
+      Kubectl.run("delete", "mpijob", name, "-n", cluster.ns(), "--wait=false");
+    }
+  }
+
   static final String MPI_NAME_TOO_LONG = "metadata.name: too long for its replica names: pod and host names "
       + "(<name>-launcher, <name>-worker-<index>) must be no more than 63 characters";
 
