@@ -152,7 +152,7 @@ final class Leadership {
     if (!exiting.compareAndSet(false, true)) {
       return;
     }
-    LOG.error("Lost leadership ({}: {}); exiting so that a restart begins as a clean standby", identity, why);
+    LOG.error("Lost leadership ({}); exiting so that a restart begins as a clean standby ({})", identity, why);
     // on a thread of its own: the elector calls this holding its lock, which the shutdown hook's stop also takes
     Thread exitThread = new Thread(() -> exit.accept(1), "stint-lost-leadership");
     exitThread.start();
