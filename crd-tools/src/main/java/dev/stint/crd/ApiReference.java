@@ -308,7 +308,7 @@ public final class ApiReference {
         parts.add("one of " + s.getEnum().stream().map(v -> "`" + (v.isTextual() && v.asText().isEmpty() ? "\"\""
             : cell(v.asText())) + "`").collect(Collectors.joining(", ")));
       }
-      range(parts, number(s.getMinimum()), number(s.getMaximum()), "");
+      numberRange(parts, s);
       range(parts, number(s.getMinLength()), number(s.getMaxLength()), " characters");
       range(parts, number(s.getMinItems()), number(s.getMaxItems()), " items");
       range(parts, number(s.getMinProperties()), number(s.getMaxProperties()), " entries");
@@ -330,6 +330,15 @@ public final class ApiReference {
       return "map[string]" + type(values);
     }
     return s.getType() == null ? "any" : s.getType();
+  }
+
+  /** An int32's own bounds say "int32"; only a bound narrower than the type's is written as a number. */
+  private static void numberRange(List<String> parts, JSONSchemaProps s) {
+    boolean int32 = s.getMaximum() != null && s.getMaximum() == Int32Bounds.MAX
+        && (s.getMinimum() == null || s.getMinimum() >= Int32Bounds.MIN);
+    if (int32) parts.add("int32");
+    Double min = int32 && s.getMinimum() != null && s.getMinimum() == Int32Bounds.MIN ? null : s.getMinimum();
+    range(parts, number(min), int32 ? null : number(s.getMaximum()), "");
   }
 
   private static void range(List<String> parts, String min, String max, String unit) {

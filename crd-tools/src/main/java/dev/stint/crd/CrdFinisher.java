@@ -38,9 +38,10 @@ import java.util.stream.Stream;
  *       printer columns as {@link CrdHints#PRINTER_COLUMN_ORDER} says (set these hints on the custom resource class
  *       with fabric8's {@code @Annotations}); the hint annotations are removed;</li>
  *   <li>bounds the container lists of every pod template with {@code maxItems}, so that CEL rules scanning
- *       containers stay within the API server's cost budget, and every 32-bit integer of a pod template with
- *       {@code minimum} and {@code maximum}, so that the API server refuses a value the operator could not read
- *       ({@link Int32Bounds}), and every quantity with the pattern of a Kubernetes quantity
+ *       containers stay within the API server's cost budget; and, where it knows the Java class (pod templates,
+ *       autoscaler metrics, {@code spec.runPolicy}, {@code status}: {@link EmbeddedModelFields}), every 32-bit
+ *       integer with {@code minimum} and {@code maximum}, so that the API server refuses a value the operator could
+ *       not read ({@link Int32Bounds}), and every quantity with the pattern of a Kubernetes quantity
  *       ({@link QuantityPattern});</li>
  *   <li>turns each rule {@code self in ['a', 'b']} on a string into the schema's {@code enum}, which costs the API
  *       server nothing on a write ({@link EnumRules});</li>

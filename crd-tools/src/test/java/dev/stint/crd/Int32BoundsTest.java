@@ -95,6 +95,45 @@ class Int32BoundsTest {
         "minimum: -2.147483648E9");
   }
 
+  @Test
+  void boundsTheInt32sOfAnAutoscalerMetricAndGivesItsQuantitiesTheirSyntax() {
+    String target = """
+        {type: object, properties: {type: {type: string}, averageUtilization: {type: integer},
+          averageValue: {anyOf: [{type: integer}, {type: string}], x-kubernetes-int-or-string: true}}}""";
+    CustomResourceDefinition crd = TestCrds.crd("""
+        type: object
+        properties:
+          metrics:
+            type: array
+            items:
+              type: object
+              properties:
+                type: {type: string}
+                containerResource: {type: object, properties: {name: {type: string}, target: %1$s}}
+                external: {type: object, properties: {target: %1$s}}
+                object: {type: object, properties: {target: %1$s}}
+                pods: {type: object, properties: {target: %1$s}}
+                resource: {type: object, properties: {name: {type: string}, target: %1$s}}
+          notAMetric:
+            type: object
+            properties:
+              type: {type: string}
+              resource: {type: object, properties: {target: %1$s}}
+        """.formatted(target));
+
+    assertThat(Int32Bounds.apply(TestCrds.rootOf(crd))).isEqualTo(5);
+    assertThat(QuantityPattern.apply(TestCrds.rootOf(crd))).isEqualTo(5);
+
+    JSONSchemaProps metric = at(TestCrds.rootOf(crd), "metrics").getItems().getSchema();
+    JSONSchemaProps resourceTarget = at(metric, "resource", "target");
+    assertThat(at(resourceTarget, "averageUtilization").getMaximum()).isEqualTo(2147483647.0);
+    assertThat(at(resourceTarget, "averageUtilization").getMinimum()).isEqualTo(-2147483648.0);
+    assertThat(at(resourceTarget, "averageValue").getPattern()).isEqualTo(QuantityPattern.PATTERN);
+    JSONSchemaProps lookalike = at(TestCrds.rootOf(crd), "notAMetric", "resource", "target");
+    assertThat(at(lookalike, "averageUtilization").getMaximum()).as("not every object with a type").isNull();
+    assertThat(at(lookalike, "averageValue").getPattern()).isNull();
+  }
+
   private static JSONSchemaProps at(JSONSchemaProps node, String... path) {
     for (String name : path) node = node.getProperties().get(name);
     return node;

@@ -65,7 +65,29 @@ class CrdValidationIT extends CrdOnApiServer {
                 + "be greater than or equal to -2147483648"),
         Arguments.of("a resource that is not a quantity", job("lots-of-cpu", MASTER.replace("image: \"busybox\"}",
             "image: \"busybox\", resources: {limits: {cpu: lots}}}"), WORKER, ""),
-            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.cpu in body should match"));
+            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.cpu in body should match"),
+        // the same outside the pod templates: the run policy, the elastic policy, the autoscaler's metrics
+        Arguments.of("an exit code beyond int32", job("big-exit-code", MASTER, WORKER,
+            "  runPolicy: {failurePolicy: {rules: [{action: FailJob, onExitCodes: [3000000000]}]}}\n"),
+            "spec.runPolicy.failurePolicy.rules[0].onExitCodes[0] in body should be less than or equal to 2147483647"),
+        Arguments.of("a gang's minimum below int32", job("small-min-available", MASTER, WORKER,
+            "  runPolicy: {schedulingPolicy: {minAvailable: -3000000000}}\n"),
+            "spec.runPolicy.schedulingPolicy.minAvailable in body should be greater than or equal to -2147483648"),
+        Arguments.of("a gang's minResources not a quantity", job("lots-of-min-cpu", MASTER, WORKER,
+            "  runPolicy: {schedulingPolicy: {minResources: {cpu: lots}}}\n"),
+            "spec.runPolicy.schedulingPolicy.minResources.cpu in body should match"),
+        Arguments.of("an elastic minimum below int32", job("small-min-replicas", "", WORKER,
+            "  elasticPolicy: {minReplicas: -3000000000}\n"),
+            "spec.elasticPolicy.minReplicas in body should be greater than or equal to -2147483648"),
+        Arguments.of("an autoscaler target beyond int32", job("big-utilization", "", WORKER,
+            "  elasticPolicy: {metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, "
+                + "averageUtilization: 3000000000}}}]}\n"),
+            "spec.elasticPolicy.metrics[0].resource.target.averageUtilization in body should be less than or equal "
+                + "to 2147483647"),
+        Arguments.of("an autoscaler target not a quantity", job("lots-of-value", "", WORKER,
+            "  elasticPolicy: {metrics: [{type: Pods, pods: {metric: {name: qps}, target: {type: AverageValue, "
+                + "averageValue: lots}}}]}\n"),
+            "spec.elasticPolicy.metrics[0].pods.target.averageValue in body should match"));
   }
 
   @Test

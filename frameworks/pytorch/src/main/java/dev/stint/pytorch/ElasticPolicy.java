@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import java.util.List;
 
@@ -18,12 +19,14 @@ public class ElasticPolicy {
   @JsonProperty("minReplicas")
   @JsonPropertyDescription("Lower limit of Worker replicas the job can scale down to. Defaults to maxReplicas, "
       + "or to the Worker replicas when neither is set.")
-  @Max(Integer.MAX_VALUE) // an int32, as upstream's: a larger number would not be read
+  @Min(Integer.MIN_VALUE) // an int32, as upstream's: a larger number would not be read
+  @Max(Integer.MAX_VALUE)
   private Integer minReplicas;
 
   @JsonProperty("maxReplicas")
   @JsonPropertyDescription("Upper limit of Worker replicas the autoscaler may set; not smaller than minReplicas. "
       + "Defaults to minReplicas, or to the Worker replicas when neither is set.")
+  @Min(Integer.MIN_VALUE)
   @Max(Integer.MAX_VALUE)
   private Integer maxReplicas;
 
@@ -33,6 +36,7 @@ public class ElasticPolicy {
 
   @JsonProperty("rdzvPort")
   @JsonPropertyDescription("Rendezvous port. Defaults to the Worker's pytorchjob-port.")
+  @Min(Integer.MIN_VALUE)
   @Max(Integer.MAX_VALUE)
   private Integer rdzvPort;
 
@@ -54,11 +58,13 @@ public class ElasticPolicy {
 
   @JsonProperty("nProcPerNode")
   @JsonPropertyDescription("Deprecated since Kubeflow v1.7: use spec.nprocPerNode. Number of processes per node.")
+  @Min(Integer.MIN_VALUE)
   @Max(Integer.MAX_VALUE)
   private Integer nProcPerNode;
 
   @JsonProperty("maxRestarts")
   @JsonPropertyDescription("Maximum number of worker group restarts before torchrun fails.")
+  @Min(Integer.MIN_VALUE)
   @Max(Integer.MAX_VALUE)
   private Integer maxRestarts;
 

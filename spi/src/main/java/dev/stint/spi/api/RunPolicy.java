@@ -3,11 +3,14 @@ package dev.stint.spi.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
-import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 
-/** {@code spec.runPolicy}: the Kubeflow v1 run policy, shared by every kind, plus Stint's optional additions. */
+/**
+ * {@code spec.runPolicy}: the Kubeflow v1 run policy, shared by every kind, plus Stint's optional additions. Its
+ * {@code Integer}s are int32 and its {@code Quantity}s quantities, as upstream's: the CRD finisher bounds them and
+ * gives them their syntax in every kind's schema, so no job is stored that the operator could not read.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(oldSelf.managedBy) || (has(self.managedBy) && self.managedBy == oldSelf.managedBy)",
     message = "spec.runPolicy.managedBy is immutable", reason = "FieldValueInvalid", fieldPath = ".managedBy")
@@ -23,7 +26,6 @@ public class RunPolicy {
 
   @JsonPropertyDescription("Seconds after the job finished before the job object is deleted.")
   @Min(0)
-  @Max(Integer.MAX_VALUE) // an int32, as upstream's: a larger number would not be read
   private Integer ttlSecondsAfterFinished;
 
   @JsonPropertyDescription("Seconds of continuous running (since startTime) after which the job fails.")
@@ -32,7 +34,6 @@ public class RunPolicy {
 
   @JsonPropertyDescription("Number of retries (pod recreations and container restarts) before the job fails.")
   @Min(0)
-  @Max(Integer.MAX_VALUE)
   private Integer backoffLimit;
 
   @JsonPropertyDescription("Seconds a pod may wait to start (unschedulable, an image that cannot be pulled, a "

@@ -3,7 +3,6 @@ package dev.stint.spi.api;
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
@@ -17,7 +16,6 @@ import java.util.Map;
 public class SchedulingPolicy {
   @JsonPropertyDescription("The PodGroup's minMember: pods that must be schedulable together. Defaults to every "
       + "replica of the job.")
-  @Max(Integer.MAX_VALUE) // an int32, as upstream's: a larger number would not be read
   private Integer minAvailable;
 
   @JsonPropertyDescription("Volcano only: the PodGroup's queue (default: default). Immutable.")
@@ -32,7 +30,6 @@ public class SchedulingPolicy {
   private String priorityClass;
 
   @JsonPropertyDescription("scheduler-plugins only: the PodGroup's scheduleTimeoutSeconds.")
-  @Max(Integer.MAX_VALUE)
   private Integer scheduleTimeoutSeconds;
 
   public Integer getMinAvailable() { return minAvailable; }
