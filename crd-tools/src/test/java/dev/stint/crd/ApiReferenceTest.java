@@ -144,7 +144,8 @@ class ApiReferenceTest {
               type: object
               description: Ours.
               properties:
-                level: {type: integer}
+                level: {type: integer, minimum: -2147483648, maximum: 2147483647}
+                rank: {type: integer, minimum: 0, maximum: 2147483647}
                 tags:
                   type: array
                   maxItems: 4
@@ -193,6 +194,7 @@ class ApiReferenceTest {
         tuple("spec.mode", Origin.UPSTREAM),
         tuple("spec.extra", Origin.STINT),
         tuple("spec.extra.level", Origin.STINT),
+        tuple("spec.extra.rank", Origin.STINT),
         tuple("spec.extra.tags", Origin.STINT),
         tuple("spec.pods", Origin.UPSTREAM),
         tuple("spec.pods[*].template", Origin.UPSTREAM),
@@ -206,6 +208,8 @@ class ApiReferenceTest {
     assertThat(cells).containsEntry("metadata", "ObjectMeta (meta/v1)")
         .containsEntry("spec.size", "`integer`, required, 1 to 10")
         .containsEntry("spec.mode", "`string`, one of `\"\"`, `Fast`, `Slow`")
+        .containsEntry("spec.extra.level", "`integer`, int32")
+        .containsEntry("spec.extra.rank", "`integer`, int32, at least 0")
         .containsEntry("spec.extra.tags", "`[]string`, at most 4 items")
         .containsEntry("spec.pods", "`map[string]object`")
         .containsEntry("spec.pods[*].cpu", "`int-or-string`");
@@ -243,7 +247,7 @@ class ApiReferenceTest {
         .contains("## Widget\n")
         .contains("| `spec.size` | `integer`, required, 1 to 10 | upstream | How big \\| in cm. |")
         .contains("| `spec.mode` | `string`, one of `\"\"`, `Fast`, `Slow` | upstream | &lt;Mode> of it. |")
-        .contains("| `spec.extra.level` | `integer` | **Stint** |  |")
+        .contains("| `spec.extra.level` | `integer`, int32 | **Stint** |  |")
         .contains("| `spec.pods[*].template` | PodTemplateSpec (core/v1) | upstream |  |")
         .doesNotContain("spec.pods[*].template.spec")
         .contains(ApiReference.REFRESH)
