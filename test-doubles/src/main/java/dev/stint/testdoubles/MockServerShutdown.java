@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
  * while the server still has an event for it queued, the mock's watch listener waits up to a minute for its executor
  * on the server's only event loop, and the server's close gives up after 10 seconds ("Unable to close
  * MockWebServer"). On a loaded machine that fails a test whose assertions all passed. Called from a test's
- * {@code @AfterEach}, after the operator is stopped; the extension's own shutdown that follows is then a no-op.
+ * {@code @AfterEach}, after the operator is stopped (the extension's own shutdown that follows is then a no-op), and
+ * by the demo's embedded API server when it closes.
  */
 public final class MockServerShutdown {
   private static final Logger LOG = LoggerFactory.getLogger(MockServerShutdown.class);

@@ -1,5 +1,6 @@
 package dev.stint.operator.demo;
 
+import dev.stint.testdoubles.MockServerShutdown;
 import dev.stint.testdoubles.SimulatedKubelet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -48,9 +49,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
     return client.getMasterUrl().toString();
   }
 
+  /** Closes the client and the server; a server slow to close its last watches is left to the JVM's exit. */
   @Override
   public void close() {
     client.close();
-    server.destroy();
+    MockServerShutdown.quietly(server);
   }
 }
