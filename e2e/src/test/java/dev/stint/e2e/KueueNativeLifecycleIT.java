@@ -229,6 +229,45 @@ class KueueNativeLifecycleIT extends KueueNativeCase {
   }
 
   /**
+   * The pods' PriorityClass ({@code runPolicy.schedulingPolicy.priorityClass}) that does not exist holds the job as
+   * Kueue does, with no Workload, and says why; an empty class, label or field, asks for nothing (a review saw
+   * "Name must be provided" in a reconcile loop, and no Workload, for either).
+   */
+  @Test
+  void aPodPriorityClassThatDoesNotExistHoldsTheJobAndAnEmptyOneAsksForNothing() {
+    String pc = "stint-it-pods-class";
+    jobs.create(masterAlone(job("pods-typo", "none", 0, null).replace(", kueue.x-k8s.io/priority-class: none", "")
+        .replace("runPolicy: {suspend: false}", "runPolicy: {suspend: false, schedulingPolicy: {priorityClass: "
+            + pc + "}}")));
+    jobs.create(masterAlone(job("empty", "\"\"", 0, null).replace("runPolicy: {suspend: false}",
+        "runPolicy: {suspend: false, schedulingPolicy: {priorityClass: \"\"}}")));
+    try {
+      await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(status("pods-typo")
+          .condition("Suspended").orElseThrow().getReason()).isEqualTo("PyTorchJobPriorityClassNotFound"));
+      assertThat(status("pods-typo").condition("Suspended").orElseThrow().getMessage())
+          .contains("PriorityClass (runPolicy.schedulingPolicy.priorityClass, else a template's priorityClassName) "
+              + "is " + pc + ", which does not exist");
+      assertThat(kueue.workloadOfJob(pytorchJob("pods-typo").getMetadata().getUid())).isEmpty();
+      await().atMost(WAIT).until(() -> events("pods-typo", "PyTorchJobPriorityClassNotFound") == 1);
+
+      kueue.awaitAdmitted(workloadOf("empty"));
+      await().atMost(WAIT).untilAsserted(() -> assertThat(status("empty").isTrue("Running")).isTrue());
+
+      client.scheduling().v1().priorityClasses().resource(new io.fabric8.kubernetes.api.model.scheduling.v1
+          .PriorityClassBuilder().withNewMetadata().withName(pc).endMetadata().withValue(55).build()).create();
+      assertThat(kueue.awaitAdmitted(workloadOf("pods-typo")).priority()).isEqualTo(55);
+      await().atMost(WAIT).untilAsserted(() -> assertThat(status("pods-typo").isTrue("Running")).isTrue());
+    } finally {
+      client.scheduling().v1().priorityClasses().withName(pc).delete();
+    }
+  }
+
+  /** The job without its Workers: a master alone, 1 CPU of the queue's 2. */
+  private static String masterAlone(String job) {
+    return job.substring(0, job.indexOf("    Worker:")) + "\n";
+  }
+
+  /**
    * No priority-class label and no PriorityClass in the templates: as Kueue, the Workload takes the cluster's global
    * default PriorityClass (a review saw priority 0 while the pods ran at the default's value, and a lower job preempt
    * it).

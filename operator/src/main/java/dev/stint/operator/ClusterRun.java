@@ -3,6 +3,7 @@ package dev.stint.operator;
 import dev.stint.core.LeaseFence;
 import dev.stint.core.StintOperator;
 import dev.stint.core.StintOperatorBuilder;
+import dev.stint.core.decision.KueueSettings;
 import dev.stint.core.metrics.StintMetrics;
 import dev.stint.core.registry.FrameworkRegistry;
 import dev.stint.kubeclient.ClientConfigFixes;
@@ -94,10 +95,19 @@ final class ClusterRun {
           + ClusterPreflight.describeCauses(e));
     }
     running.started.set(true);
-    LOG.info("Stint is running on {}; {}{}", client.getMasterUrl(),
-        describe(election == null ? null : election.lease(), leadership),
+    LOG.info("Stint is running on {}; {}{}{}", client.getMasterUrl(),
+        describe(election == null ? null : election.lease(), leadership), describeKueue(options.kueue()),
         running.describeEndpoints());
     return running;
+  }
+
+  /** Kueue's part, said only in native mode: that mode changes who runs a queued job's pods. */
+  static String describeKueue(KueueSettings kueue) {
+    if (!kueue.nativeMode()) {
+      return "";
+    }
+    return "; Kueue: native (Stint makes the Workloads of " + (kueue.manageJobsWithoutQueueName() ? "every job"
+        : "jobs labelled kueue.x-k8s.io/queue-name, or put in a namespace's default LocalQueue") + ")";
   }
 
   /** This process's part in the leader election, and the fence of its client's writes. */

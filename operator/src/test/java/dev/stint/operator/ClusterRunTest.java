@@ -112,6 +112,15 @@ class ClusterRunTest {
     }
   }
 
+  @Test
+  void theStartLineSaysWhenKueueIsNative() {
+    assertThat(ClusterRun.describeKueue(options().kueue())).isEmpty();
+    assertThat(ClusterRun.describeKueue(options("--kueue=native").kueue())).isEqualTo("; Kueue: native (Stint makes "
+        + "the Workloads of jobs labelled kueue.x-k8s.io/queue-name, or put in a namespace's default LocalQueue)");
+    assertThat(ClusterRun.describeKueue(options("--kueue=native", "--kueue-manage-jobs-without-queue-name").kueue()))
+        .isEqualTo("; Kueue: native (Stint makes the Workloads of every job)");
+  }
+
   private static OperatorOptions options(String... flags) {
     List<String> args = new java.util.ArrayList<>(List.of("run", "--reconcile-threads=2", "--plugins-dir=",
         "--leader-election=false"));

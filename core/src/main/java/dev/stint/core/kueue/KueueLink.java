@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +47,8 @@ public final class KueueLink<J extends TrainingJob<?>> {
   private final EventRecorder events;
   private final ReconcilerRole role;
   /** Jobs told about a Workload that is not Stint's, told once each (dropped when the job goes). */
-  private final Set<String> toldForeign = ConcurrentHashMap.newKeySet();
+  /** The Workloads Kueue's own integration made, by their job's uid: told once, released with the job. */
+  private final Map<String, ResourceID> foreignWorkloads = new ConcurrentHashMap<>();
   private final QueueNotices notices;
   private volatile InformerEventSource<GenericKubernetesResource, J> workloads;
   private volatile IndexerResourceCache<J> jobs;
@@ -59,11 +59,11 @@ public final class KueueLink<J extends TrainingJob<?>> {
    * @param workload its Workload; null when it has none (or is not queued)
    * @param dispatched MultiKueue runs the job in a worker cluster: here it has a Workload and nothing else
    * @param prebuilt the prebuilt Workload the job names, or null
-   * @param missingPriorityClass the WorkloadPriorityClass that the job's label names, that does not exist and that
-   *     its Workload waits for; null when none does
+   * @param missingPriorityClass the priority class that the job asks for, that does not exist and that its Workload
+   *     waits for; null when none does
    */
   public record Followed(boolean queued, WorkloadView workload, KueueGate gate, boolean dispatched, String prebuilt,
-                         String missingPriorityClass) {
+                         WorkloadFor.PriorityRef missingPriorityClass) {
     static final Followed NOT_QUEUED = new Followed(false, null, KueueGate.NOT_QUEUED, false, null);
 
     public Followed(boolean queued, WorkloadView workload, KueueGate gate, boolean dispatched, String prebuilt) {
@@ -72,7 +72,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
 
     /**
      * The job waits for an object that may appear without an event Stint would see: a prebuilt Workload not adopted
-     * yet, or the WorkloadPriorityClass its label names.
+     * yet, or the priority class it asks for.
      */
     public boolean awaitsWithoutEvent() {
       return (prebuilt != null && workload == null) || missingPriorityClass != null;
@@ -163,14 +163,16 @@ public final class KueueLink<J extends TrainingJob<?>> {
     String prebuilt = dispatched ? null : WorkloadFor.prebuiltName(job);
     QueueMembership.Verdict verdict = QueueMembership.decide(new QueueMembership.Facts(kind,
         job.getMetadata().getName(), labelled, job.getMetadata().getLabels(), workload, JobFacts.of(job).suspended(),
-        prebuilt != null, pods, kueueObjects::workloadPriorityClassExists));
+        prebuilt != null, pods, WorkloadFor.priorityClass(job, framework).orElse(null),
+        kueueObjects::priorityClassExists));
     notices.tell(job, verdict.notice());
     if (!verdict.queued()) {
       return Followed.NOT_QUEUED;
     }
     if (verdict.missingPriorityClass() != null) {
-      KueueGate held = new KueueGate.Held("WorkloadPriorityClassNotFound", QueueMembership
-          .missingPriorityClassMessage(kind, job.getMetadata().getName(), verdict.missingPriorityClass()), true);
+      KueueGate held = new KueueGate.Held(QueueMembership.missingPriorityClassReason(verdict.missingPriorityClass()),
+          QueueMembership.missingPriorityClassMessage(kind, job.getMetadata().getName(),
+              verdict.missingPriorityClass()), true);
       return new Followed(true, null, held, dispatched, prebuilt, verdict.missingPriorityClass());
     }
     // the flavors matter only once admitted: most passes of a queued job are not
@@ -231,7 +233,8 @@ public final class KueueLink<J extends TrainingJob<?>> {
    * settings to change. The job keeps waiting: Stint runs it only on a Workload of its own.
    */
   private void foreignWorkload(J job, String workload) {
-    if (!toldForeign.add(job.getMetadata().getUid())) {
+    if (foreignWorkloads.putIfAbsent(job.getMetadata().getUid(),
+        new ResourceID(workload, job.getMetadata().getNamespace())) != null) {
       return;
     }
     String external = kind + "." + HasMetadata.getVersion(framework.jobType()) + "."
@@ -239,7 +242,7 @@ public final class KueueLink<J extends TrainingJob<?>> {
     String message = "Workload " + workload + " of this job was not created by Stint: Kueue's own integration for "
         + kind + " is on. With --kueue=native, remove " + HasMetadata.getGroup(framework.jobType()) + "/"
         + kind.toLowerCase(Locale.ROOT) + " from Kueue's integrations.frameworks and list " + external
-        + " in integrations.externalFrameworks; the job waits until then.";
+        + " in integrations.externalFrameworks, then delete this job and create it again: it waits until then.";
     LOG.warn(message);
     events.record(job, JobEvent.warning(kind + "WorkloadNotStints", message));
   }
@@ -250,10 +253,14 @@ public final class KueueLink<J extends TrainingJob<?>> {
    */
   public void jobGone(String uid) {
     InformerEventSource<GenericKubernetesResource, J> source = workloads;
-    toldForeign.remove(uid);
+    ResourceID foreign = foreignWorkloads.remove(uid);
     notices.forget(uid);
     if (source == null || !role.leading()) {
       return;
+    }
+    if (foreign != null) {
+      // Kueue's integration for the kind, now off, would have released it; no one else will, and it holds quota
+      writer.releaseLater(foreign.getNamespace().orElseThrow(), foreign.getName(), uid, framework.jobType());
     }
     source.list(w -> w.getMetadata().getLabels() != null
         && uid.equals(w.getMetadata().getLabels().get(KueueApi.JOB_UID_LABEL))).forEach(this::release);

@@ -1,6 +1,7 @@
 package dev.stint.core.kueue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.Map;
@@ -9,8 +10,9 @@ import java.util.TreeMap;
 /**
  * The Kueue objects Stint reads while it runs in native mode, each watched by one informer for every kind: the
  * ResourceFlavors (an admitted job's pods take their {@code nodeLabels} and {@code tolerations}), and the LocalQueues
- * named {@code default} ({@link QueueDefaults}), only those, by a field selector, and the WorkloadPriorityClasses
- * (the one named {@code default}, and whether the class a job's label names exists).
+ * named {@code default} ({@link QueueDefaults}), only those, by a field selector, the WorkloadPriorityClasses
+ * (the one named {@code default}, and whether the class a job's label names exists) and the pods' PriorityClasses
+ * (whether the one a job's pods ask for exists).
  */
 public final class KueueObjects implements AutoCloseable {
   private final KubernetesClient client;
@@ -18,6 +20,7 @@ public final class KueueObjects implements AutoCloseable {
   private SharedIndexInformer<GenericKubernetesResource> flavors;
   private SharedIndexInformer<GenericKubernetesResource> defaultQueues;
   private SharedIndexInformer<GenericKubernetesResource> priorityClasses;
+  private SharedIndexInformer<PriorityClass> podPriorityClasses;
 
   /** @param owners the controller owners that Kueue manages, whose jobs are not defaulted into a queue */
   public KueueObjects(KubernetesClient client, KueueOwners owners) {
@@ -33,6 +36,7 @@ public final class KueueObjects implements AutoCloseable {
           .withField("metadata.name", QueueDefaults.DEFAULT_NAME).inform();
       // every class (a cluster holds a handful): a job whose label names one that does not exist waits for it
       priorityClasses = client.genericKubernetesResources(KueueApi.WORKLOAD_PRIORITY_CLASSES).inform();
+      podPriorityClasses = client.scheduling().v1().priorityClasses().inform();
     }
   }
 
@@ -69,15 +73,24 @@ public final class KueueObjects implements AutoCloseable {
   }
 
   /** Whether a WorkloadPriorityClass of that name exists (true before the watch started: nothing is known). */
-  public boolean workloadPriorityClassExists(String name) {
+  private boolean workloadPriorityClassExists(String name) {
     SharedIndexInformer<GenericKubernetesResource> current = priorityClasses;
     return current == null || current.getStore().getByKey(name) != null;
   }
 
+  /** Whether the class exists, a WorkloadPriorityClass or a pod PriorityClass (true before the watch started). */
+  boolean priorityClassExists(WorkloadFor.PriorityRef ref) {
+    if (ref.workloadClass()) {
+      return workloadPriorityClassExists(ref.name());
+    }
+    SharedIndexInformer<PriorityClass> current = podPriorityClasses;
+    return current == null || current.getStore().getByKey(ref.name()) != null;
+  }
+
   @Override
   public synchronized void close() {
-    for (SharedIndexInformer<GenericKubernetesResource> informer : new SharedIndexInformer[] {flavors,
-        defaultQueues, priorityClasses}) {
+    for (SharedIndexInformer<?> informer : new SharedIndexInformer<?>[] {flavors, defaultQueues, priorityClasses,
+        podPriorityClasses}) {
       if (informer != null) {
         informer.close();
       }
@@ -85,5 +98,6 @@ public final class KueueObjects implements AutoCloseable {
     flavors = null;
     defaultQueues = null;
     priorityClasses = null;
+    podPriorityClasses = null;
   }
 }

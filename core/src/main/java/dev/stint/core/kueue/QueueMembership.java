@@ -15,9 +15,11 @@ import java.util.Objects;
  *       outside Kueue ({@code QueueLabelIgnored}); suspended, it is queued;</li>
  *   <li>an admitted job whose label is removed, or names another LocalQueue, keeps its Workload and quota where they
  *       are ({@code QueueChangeDeferred}); the Workload moves once it holds no quota;</li>
- *   <li>a label {@code kueue.x-k8s.io/priority-class} naming a WorkloadPriorityClass that does not exist: Kueue makes
- *       no Workload for such a job ({@code ExtractPriority} fails), so Stint makes none either and holds the job,
- *       saying why, until the class exists; a job that has its Workload keeps its priority, with a Warning.</li>
+ *   <li>a label {@code kueue.x-k8s.io/priority-class} naming a WorkloadPriorityClass that does not exist, or a job
+ *       without it whose pods ask for a PriorityClass that does not exist: Kueue makes no Workload for such a job
+ *       ({@code ExtractPriority} fails), so Stint makes none either and holds the job, saying why, until the class
+ *       exists; a job that has its Workload keeps its priority, with a Warning when its label names a class that
+ *       does not exist.</li>
  * </ul>
  * Pure.
  */
@@ -28,10 +30,10 @@ final class QueueMembership {
   /**
    * @param queued whether the job is in Kueue's hands this pass
    * @param notice what to tell the user, once, or null
-   * @param missingPriorityClass the WorkloadPriorityClass the job's label names and that does not exist, when that
-   *     keeps the job from getting its Workload; else null
+   * @param missingPriorityClass the class the job asks for and that does not exist, when that keeps the job from
+   *     getting its Workload; else null
    */
-  record Verdict(boolean queued, Notice notice, String missingPriorityClass) {
+  record Verdict(boolean queued, Notice notice, WorkloadFor.PriorityRef missingPriorityClass) {
     static final Verdict NOT_QUEUED = new Verdict(false, null, null);
   }
 
@@ -44,11 +46,12 @@ final class QueueMembership {
    * @param suspended {@code runPolicy.suspend}
    * @param prebuilt the job names a prebuilt Workload (whose queue is not the job's label's to choose)
    * @param pods the job's pods
-   * @param priorityClassExists whether a WorkloadPriorityClass of that name exists
+   * @param asked the priority class the job asks for ({@link WorkloadFor#priorityClass}), or null
+   * @param priorityClassExists whether a class exists
    */
   record Facts(String kind, String job, boolean labelled, Map<String, String> labels, WorkloadView workload,
-               boolean suspended, boolean prebuilt, List<Pod> pods,
-               java.util.function.Predicate<String> priorityClassExists) { }
+               boolean suspended, boolean prebuilt, List<Pod> pods, WorkloadFor.PriorityRef asked,
+               java.util.function.Predicate<WorkloadFor.PriorityRef> priorityClassExists) { }
 
   private QueueMembership() { }
 
@@ -74,25 +77,32 @@ final class QueueMembership {
           + w.queueName() + ": its Workload stays there, with its quota, until it holds none (the job suspended or "
           + "evicted). Kueue's webhook refuses this change on a running job.");
     }
-    String priorityClass = value(f.labels(), KueueApi.PRIORITY_CLASS_LABEL);
-    if (priorityClass != null && !f.priorityClassExists().test(priorityClass)) {
+    WorkloadFor.PriorityRef asked = f.asked();
+    if (asked != null && !f.priorityClassExists().test(asked)) {
       if (w == null) {
-        return new Verdict(true, null, priorityClass);
+        return new Verdict(true, null, asked);
       }
-      if (notice == null && !priorityClass.equals(w.workloadPriorityClass())) {
+      if (notice == null && asked.workloadClass() && !asked.name().equals(w.workloadPriorityClass())) {
         notice = new Notice("WorkloadPriorityClassNotFound", "kueue.x-k8s.io/priority-class names "
-            + "WorkloadPriorityClass " + priorityClass + ", which does not exist: Workload " + w.name()
+            + "WorkloadPriorityClass " + asked.name() + ", which does not exist: Workload " + w.name()
             + " keeps its priority.");
       }
     }
     return new Verdict(true, notice, null);
   }
 
-  /** The hold of a job whose Workload waits for its WorkloadPriorityClass. */
-  static String missingPriorityClassMessage(String kind, String job, String priorityClass) {
-    return kind + " " + job + " waits: its label kueue.x-k8s.io/priority-class names WorkloadPriorityClass "
-        + priorityClass + ", which does not exist, and Kueue makes no Workload for it until it does (create the "
-        + "class, or correct the label).";
+  /** The suffix of the hold's reason (after the kind) for a job whose Workload waits for its priority class. */
+  static String missingPriorityClassReason(WorkloadFor.PriorityRef missing) {
+    return missing.workloadClass() ? "WorkloadPriorityClassNotFound" : "PriorityClassNotFound";
+  }
+
+  /** The hold of a job whose Workload waits for its priority class. */
+  static String missingPriorityClassMessage(String kind, String job, WorkloadFor.PriorityRef missing) {
+    String asks = missing.workloadClass() ? "its label kueue.x-k8s.io/priority-class names WorkloadPriorityClass "
+        : "its pods' PriorityClass (runPolicy.schedulingPolicy.priorityClass, else a template's priorityClassName) is ";
+    return kind + " " + job + " waits: " + asks + missing.name() + ", which does not exist, and Kueue makes no "
+        + "Workload for it until it does (create the class, or correct the "
+        + (missing.workloadClass() ? "label" : "job") + ").";
   }
 
   /** Live pods that no admission made: the job runs outside Kueue. */

@@ -41,6 +41,11 @@ public final class WorkloadFor {
     static PriorityRef podPriorityClass(String name) {
       return new PriorityRef("scheduling.k8s.io", "PriorityClass", name);
     }
+
+    /** A Kueue WorkloadPriorityClass (else a pod PriorityClass). */
+    boolean workloadClass() {
+      return KueueApi.GROUP.equals(group);
+    }
   }
 
   /** The Workload's priority: the class and its value (Kueue orders by {@code spec.priority} alone). */
@@ -98,16 +103,17 @@ public final class WorkloadFor {
   /**
    * The priority class the job asks for: the {@code kueue.x-k8s.io/priority-class} label (a WorkloadPriorityClass);
    * else its pods' class: {@code runPolicy.schedulingPolicy.priorityClass}, else the first template's
-   * {@code priorityClassName} in the kind's order.
+   * {@code priorityClassName} in the kind's order. An empty value asks for nothing, as in Kueue
+   * ({@code len(priorityClass) > 0}).
    */
   public static <J extends TrainingJob<?>> Optional<PriorityRef> priorityClass(J job, TrainingFramework<J> framework) {
-    Map<String, String> labels = job.getMetadata().getLabels();
-    if (labels != null && labels.get(KueueApi.PRIORITY_CLASS_LABEL) != null) {
-      return Optional.of(PriorityRef.workloadPriorityClass(labels.get(KueueApi.PRIORITY_CLASS_LABEL)));
+    String label = valueOf(job.getMetadata().getLabels(), KueueApi.PRIORITY_CLASS_LABEL);
+    if (label != null) {
+      return Optional.of(PriorityRef.workloadPriorityClass(label));
     }
     RunPolicy runPolicy = JobFacts.of(job).runPolicy();
-    if (runPolicy.getSchedulingPolicy() != null
-        && runPolicy.getSchedulingPolicy().getPriorityClass() != null) {
+    if (runPolicy.getSchedulingPolicy() != null && runPolicy.getSchedulingPolicy().getPriorityClass() != null
+        && !runPolicy.getSchedulingPolicy().getPriorityClass().isEmpty()) {
       return Optional.of(PriorityRef.podPriorityClass(runPolicy.getSchedulingPolicy().getPriorityClass()));
     }
     return orderedSpecs(job, framework).values().stream()

@@ -216,13 +216,16 @@ class KueueOnMockServerTest extends MockServerEngineTest {
   }
 
   @Test
-  void aWorkloadKueuesOwnIntegrationMadeIsReportedAndTheJobWaits() {
+  void aWorkloadKueuesOwnIntegrationMadeIsReportedAndTheJobWaitsAndItIsReleasedWithTheJob() {
     operator.stop(); // the job first, then Kueue's Workload of it, then Stint
     create(queued("twice", 1));
-    String name = KueueApi.workloadName("TestJob", "test.stint.dev", "twice", job("twice").getMetadata().getUid());
+    String uid = job("twice").getMetadata().getUid();
+    String name = KueueApi.workloadName("TestJob", "test.stint.dev", "twice", uid);
     client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace("default").resource(
         new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder().withApiVersion(KueueApi.API_VERSION)
-            .withKind("Workload").withNewMetadata().withName(name).endMetadata()
+            .withKind("Workload").withNewMetadata().withName(name).withFinalizers(KueueApi.FINALIZER)
+            .addNewOwnerReference().withApiVersion("test.stint.dev/v1").withKind("TestJob").withName("twice")
+            .withUid(uid).withController(true).endOwnerReference().endMetadata()
             .withAdditionalProperties(Map.of("spec", Map.of("queueName", "team-q"))).build()).create();
     operator = newOperator();
     operator.start();
@@ -235,6 +238,10 @@ class KueueOnMockServerTest extends MockServerEngineTest {
         e -> "TestJobWorkloadNotStints".equals(e.getReason())).singleElement().satisfies(e -> assertThat(e.getMessage())
         .contains("remove test.stint.dev/testjob from Kueue's integrations.frameworks",
             "TestJob.v1.test.stint.dev in integrations.externalFrameworks"));
+
+    // with Kueue's integration turned off, no one else takes its finalizer off: it would hold its quota for ever
+    client.resources(TestJob.class).inNamespace("default").withName("twice").delete();
+    await().untilAsserted(() -> assertThat(kueue.get(name)).isNull());
   }
 
   @Test

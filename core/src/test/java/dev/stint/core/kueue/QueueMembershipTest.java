@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,6 +37,37 @@ class QueueMembershipTest {
       labels.put(kv[i], kv[i + 1]);
     }
     return labels;
+  }
+
+  /** The facts of a job with these labels; the class it asks for is its priority-class label's. */
+  static QueueMembership.Facts facts(Map<String, String> labels, KueueWorkloads workload, boolean suspended,
+                                     boolean prebuilt, List<Pod> pods) {
+    boolean labelled = labels.containsKey(KueueApi.QUEUE_NAME_LABEL) || prebuilt;
+    String label = labels.get(KueueApi.PRIORITY_CLASS_LABEL);
+    return new QueueMembership.Facts("PyTorchJob", "j", labelled, labels, workload == null ? null : workload.view(),
+        suspended, prebuilt, pods, label == null ? null : WorkloadFor.PriorityRef.workloadPriorityClass(label),
+        ref -> CLASSES.contains(ref.name()));
+  }
+
+  @Test
+  void aPodPriorityClassThatDoesNotExistHoldsANewJobButNotOneWithItsWorkload() {
+    WorkloadFor.PriorityRef typo = WorkloadFor.PriorityRef.podPriorityClass("hgih");
+    Map<String, String> q1 = labels(KueueApi.QUEUE_NAME_LABEL, "q1");
+    QueueMembership.Verdict held = QueueMembership.decide(new QueueMembership.Facts("PyTorchJob", "j", true, q1, null,
+        false, false, List.of(), typo, ref -> false));
+    assertThat(held.queued()).isTrue();
+    assertThat(held.missingPriorityClass()).isEqualTo(typo);
+    assertThat(QueueMembership.missingPriorityClassReason(typo)).isEqualTo("PriorityClassNotFound");
+    assertThat(QueueMembership.missingPriorityClassMessage("PyTorchJob", "j", typo)).isEqualTo("PyTorchJob j waits: "
+        + "its pods' PriorityClass (runPolicy.schedulingPolicy.priorityClass, else a template's priorityClassName) is "
+        + "hgih, which does not exist, and Kueue makes no Workload for it until it does (create the class, or "
+        + "correct the job).");
+
+    QueueMembership.Verdict admitted = QueueMembership.decide(new QueueMembership.Facts("PyTorchJob", "j", true, q1,
+        ADMITTED_IN_Q1.view(), false, false, List.of(ADMITTED), typo, ref -> false));
+    assertThat(admitted.queued()).isTrue();
+    assertThat(admitted.missingPriorityClass()).isNull();
+    assertThat(admitted.notice()).as("the pods' class is not a label to correct").isNull();
   }
 
   static Stream<Arguments> decide() {
@@ -74,13 +106,11 @@ class QueueMembershipTest {
   @MethodSource
   void decide(String name, Map<String, String> labels, KueueWorkloads workload, boolean suspended, boolean prebuilt,
               List<Pod> pods, boolean queued, String notice, String missing) {
-    boolean labelled = labels.containsKey(KueueApi.QUEUE_NAME_LABEL) || prebuilt;
-    QueueMembership.Verdict v = QueueMembership.decide(new QueueMembership.Facts("PyTorchJob", "j", labelled, labels,
-        workload == null ? null : workload.view(), suspended, prebuilt, pods, CLASSES::contains));
+    QueueMembership.Verdict v = QueueMembership.decide(facts(labels, workload, suspended, prebuilt, pods));
 
     assertThat(v.queued()).isEqualTo(queued);
     assertThat(v.notice() == null ? null : v.notice().reason()).isEqualTo(notice);
-    assertThat(v.missingPriorityClass()).isEqualTo(missing);
+    assertThat(v.missingPriorityClass() == null ? null : v.missingPriorityClass().name()).isEqualTo(missing);
   }
 
   @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
@@ -88,9 +118,7 @@ class QueueMembershipTest {
   void everyNoticeNamesTheJobAndTheLabel(String name, Map<String, String> labels, KueueWorkloads workload,
                                          boolean suspended, boolean prebuilt, List<Pod> pods, boolean queued,
                                          String notice, String missing) {
-    boolean labelled = labels.containsKey(KueueApi.QUEUE_NAME_LABEL) || prebuilt;
-    QueueMembership.Notice n = QueueMembership.decide(new QueueMembership.Facts("PyTorchJob", "j", labelled, labels,
-        workload == null ? null : workload.view(), suspended, prebuilt, pods, CLASSES::contains)).notice();
+    QueueMembership.Notice n = QueueMembership.decide(facts(labels, workload, suspended, prebuilt, pods)).notice();
     if (n != null) {
       assertThat(n.message()).contains("kueue.x-k8s.io/").contains(n.reason().startsWith("Workload") ? "hgih" : "j");
     }

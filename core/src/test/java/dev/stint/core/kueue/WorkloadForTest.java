@@ -73,6 +73,8 @@ class WorkloadForTest {
         .getTemplate().getSpec().setPriorityClassName("high-pods"));
     SchedulingPolicy scheduling = new SchedulingPolicy();
     scheduling.setPriorityClass("gang-high");
+    SchedulingPolicy emptyScheduling = new SchedulingPolicy();
+    emptyScheduling.setPriorityClass("");
     return Stream.of(
         Arguments.of("none", queuedJob().workers(2), Optional.empty()),
         Arguments.of("the pods' class", podClass.apply(queuedJob().leader(1).workers(2)),
@@ -82,7 +84,14 @@ class WorkloadForTest {
             Optional.of(new PriorityRef("scheduling.k8s.io", "PriorityClass", "gang-high"))),
         Arguments.of("Kueue's label before anything", podClass.apply(queuedJob().workers(2)).edit(j -> j.getMetadata()
                 .setLabels(Map.of(KueueApi.QUEUE_NAME_LABEL, "q", KueueApi.PRIORITY_CLASS_LABEL, "urgent"))),
-            Optional.of(new PriorityRef("kueue.x-k8s.io", "WorkloadPriorityClass", "urgent"))));
+            Optional.of(new PriorityRef("kueue.x-k8s.io", "WorkloadPriorityClass", "urgent"))),
+        // an empty value asks for nothing, as in Kueue (a review saw "Name must be provided" loop and no Workload)
+        Arguments.of("empty label and runPolicy class: the pods'", podClass.apply(queuedJob().workers(2)
+                .runPolicy(p -> p.setSchedulingPolicy(emptyScheduling))).edit(j -> j.getMetadata()
+                .setLabels(Map.of(KueueApi.QUEUE_NAME_LABEL, "q", KueueApi.PRIORITY_CLASS_LABEL, ""))),
+            Optional.of(new PriorityRef("scheduling.k8s.io", "PriorityClass", "high-pods"))),
+        Arguments.of("empty everywhere: none", queuedJob().workers(2).runPolicy(p -> p.setSchedulingPolicy(
+            emptyScheduling)), Optional.empty()));
   }
 
   @ParameterizedTest(name = "{0}")
