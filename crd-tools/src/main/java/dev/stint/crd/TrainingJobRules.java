@@ -40,6 +40,7 @@ import java.util.stream.Collectors;
  * Unset replicas count as each type's default from {@link CrdHints#REPLICA_TYPES}, as the engine counts them.
  */
 public final class TrainingJobRules {
+  private static final String NAME_FIELD = ".metadata.name";
   private static final String INVALID = "FieldValueInvalid";
   /** A replica type is a key of the map that CEL reads as a field ({@code self.spec.x.Worker}): an identifier. */
   private static final Pattern TYPE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -165,8 +166,9 @@ public final class TrainingJobRules {
 
   private List<ValidationRule> rootFirst() {
     List<ValidationRule> rules = new ArrayList<>();
-    rules.add(rule(JobRules.NAME_IS_DNS_LABEL, JobRules.NAME_IS_DNS_LABEL_MESSAGE, null, null));
-    if (enginePodNames) rules.add(rule(JobRules.NAME_FITS, JobRules.NAME_FITS_MESSAGE, null, null));
+    // reported at the name, not at the object (kubectl would print "<nil>: Invalid value")
+    rules.add(rule(JobRules.NAME_IS_DNS_LABEL, JobRules.NAME_IS_DNS_LABEL_MESSAGE, NAME_FIELD, null));
+    if (enginePodNames) rules.add(rule(JobRules.NAME_FITS, JobRules.NAME_FITS_MESSAGE, NAME_FIELD, null));
     return rules;
   }
 

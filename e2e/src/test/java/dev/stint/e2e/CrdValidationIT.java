@@ -78,7 +78,16 @@ class CrdValidationIT extends CrdOnApiServer {
             "spec.runPolicy.schedulingPolicy.minResources.cpu in body should match"),
         Arguments.of("an elastic minimum below int32", job("small-min-replicas", "", WORKER,
             "  elasticPolicy: {minReplicas: -3000000000}\n"),
-            "spec.elasticPolicy.minReplicas in body should be greater than or equal to -2147483648"),
+            "spec.elasticPolicy.minReplicas in body should be greater than or equal to 1"),
+        // what torchrun and the autoscaler need is refused at admission, so an edit of a running job cannot fail it
+        Arguments.of("elastic bounds the wrong way round", job("min-over-max", "", WORKER,
+            "  elasticPolicy: {minReplicas: 8, maxReplicas: 6}\n"),
+            "spec.elasticPolicy.maxReplicas: must not be less than minReplicas"),
+        Arguments.of("a rendezvous port that is no port", job("big-rdzv-port", "", WORKER,
+            "  elasticPolicy: {rdzvPort: 70000}\n"),
+            "spec.elasticPolicy.rdzvPort in body should be less than or equal to 65535"),
+        Arguments.of("nprocPerNode torchrun refuses", job("bogus-nproc", MASTER, WORKER, "  nprocPerNode: bogus\n"),
+            "spec.nprocPerNode in body should match '^(auto|cpu|gpu|[1-9][0-9]*)$'"),
         Arguments.of("an autoscaler target beyond int32", job("big-utilization", "", WORKER,
             "  elasticPolicy: {metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, "
                 + "averageUtilization: 3000000000}}}]}\n"),

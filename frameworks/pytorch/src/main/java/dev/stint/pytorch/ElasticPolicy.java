@@ -5,28 +5,33 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import java.util.List;
 
 /**
  * {@code spec.elasticPolicy} of a PyTorchJob (Kubeflow v1.9): torchrun's elastic rendezvous settings and, with
  * {@code metrics}, an autoscaler for the Worker replicas. Field names are explicit because several of them
- * ({@code nProcPerNode}, {@code rdzvId}) would otherwise be renamed by the bean conventions.
+ * ({@code nProcPerNode}, {@code rdzvId}) would otherwise be renamed by the bean conventions. The bounds that the
+ * autoscaler and torchrun need are the CRD's, so that an edit of a running job that breaks them is refused rather
+ * than failing the job ({@link PyTorchJobValidation} checks them again for a cluster with an older CRD).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas",
+    message = "spec.elasticPolicy.maxReplicas: must not be less than minReplicas", fieldPath = ".maxReplicas")
 public class ElasticPolicy {
 
   @JsonProperty("minReplicas")
   @JsonPropertyDescription("Lower limit of Worker replicas the job can scale down to. Defaults to maxReplicas, "
       + "or to the Worker replicas when neither is set.")
-  @Min(Integer.MIN_VALUE) // an int32, as upstream's: a larger number would not be read
-  @Max(Integer.MAX_VALUE)
+  @Min(1)
+  @Max(Integer.MAX_VALUE) // an int32, as upstream's: a larger number would not be read
   private Integer minReplicas;
 
   @JsonProperty("maxReplicas")
   @JsonPropertyDescription("Upper limit of Worker replicas the autoscaler may set; not smaller than minReplicas. "
       + "Defaults to minReplicas, or to the Worker replicas when neither is set.")
-  @Min(Integer.MIN_VALUE)
+  @Min(1)
   @Max(Integer.MAX_VALUE)
   private Integer maxReplicas;
 
@@ -36,8 +41,8 @@ public class ElasticPolicy {
 
   @JsonProperty("rdzvPort")
   @JsonPropertyDescription("Rendezvous port. Defaults to the Worker's pytorchjob-port.")
-  @Min(Integer.MIN_VALUE)
-  @Max(Integer.MAX_VALUE)
+  @Min(1)
+  @Max(65535)
   private Integer rdzvPort;
 
   @JsonProperty("rdzvHost")
@@ -58,13 +63,13 @@ public class ElasticPolicy {
 
   @JsonProperty("nProcPerNode")
   @JsonPropertyDescription("Deprecated since Kubeflow v1.7: use spec.nprocPerNode. Number of processes per node.")
-  @Min(Integer.MIN_VALUE)
+  @Min(1)
   @Max(Integer.MAX_VALUE)
   private Integer nProcPerNode;
 
   @JsonProperty("maxRestarts")
   @JsonPropertyDescription("Maximum number of worker group restarts before torchrun fails.")
-  @Min(Integer.MIN_VALUE)
+  @Min(0)
   @Max(Integer.MAX_VALUE)
   private Integer maxRestarts;
 

@@ -8,6 +8,7 @@ import dev.stint.spi.api.JobRules;
 import dev.stint.spi.api.KubeflowJobSpec;
 import dev.stint.spi.api.ReplicaSpec;
 import dev.stint.spi.api.RunPolicy;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -58,6 +59,7 @@ public class PyTorchJobSpec extends KubeflowJobSpec<RunPolicy> {
   @JsonProperty("nprocPerNode")
   @JsonPropertyDescription("Number of processes per node: auto, cpu, gpu or a positive integer. Defaults to auto "
       + "(unless the deprecated elasticPolicy.nProcPerNode is set).")
+  @Pattern("^(auto|cpu|gpu|[1-9][0-9]*)$") // what torchrun's --nproc-per-node takes; a schema pattern costs no CEL
   private String nprocPerNode;
 
   public ElasticPolicy getElasticPolicy() { return elasticPolicy; }
