@@ -59,11 +59,20 @@ public class MpiFramework extends AbstractTrainingFramework<MPIJob> implements W
   /** The {@code training.kubeflow.org/operator-name} value, the MPI Operator's. */
   public static final String CONTROLLER_NAME = "mpi-operator";
 
+  /**
+   * The operator's environment variable whose value (for example {@code cluster.local}) is appended to every host
+   * name after {@code .svc}: the one TFJob's addresses take, so that one setting serves every kind.
+   */
+  public static final String CLUSTER_DOMAIN_ENV = "CUSTOM_CLUSTER_DOMAIN";
+
   private final String clusterDomain;
 
-  /** The framework with host names ending in {@code .svc}, completed by the pods' DNS search path. */
+  /**
+   * The framework with host names ending in {@code .svc}, completed by the pods' DNS search path, or in
+   * {@code .svc.<domain>} when the operator's {@value #CLUSTER_DOMAIN_ENV} names one.
+   */
   public MpiFramework() {
-    this("");
+    this(System.getenv(CLUSTER_DOMAIN_ENV));
   }
 
   /**
