@@ -53,6 +53,10 @@ final class DesiredPods {
       // <pod>.<job>: the job's one Service gives the pod its DNS name (ReplicaHosts)
       podSpec.setHostname(pod.getMetadata().getName());
       podSpec.setSubdomain(ReplicaHosts.jobService(ctx.job()));
+      if (Boolean.TRUE.equals(podSpec.getHostNetwork()) && podSpec.getDnsPolicy() == null) {
+        // on the node's network a pod would resolve with the node's DNS, which knows no <pod>.<job>
+        podSpec.setDnsPolicy("ClusterFirstWithHostNet");
+      }
     }
     ctx.gate().podSet(replica.type()).ifPresent(info -> admitted(pod, info));
     ctx.framework().wire(ctx.job(), replica, pod);

@@ -53,6 +53,21 @@ class JobServiceTest {
   }
 
   @Test
+  void aPodOnTheNodesNetworkResolvesThroughTheClusterDnsUnlessItsTemplateSaysOtherwise() {
+    TestJob job = perJob("hn").edit(j -> {
+      j.getSpec().getTestReplicaSpecs().values().forEach(r -> r.getTemplate().getSpec().setHostNetwork(true));
+      j.getSpec().getTestReplicaSpecs().get("Leader").getTemplate().getSpec().setDnsPolicy("Default");
+    }).build();
+
+    List<Pod> pods = actions(decide(job, List.of(), List.of()), Action.CreatePod.class).stream()
+        .map(Action.CreatePod::pod).toList();
+
+    assertThat(pods).extracting(p -> p.getMetadata().getName() + " " + p.getSpec().getDnsPolicy())
+        .containsExactly("hn-leader-0 Default", "hn-worker-0 ClusterFirstWithHostNet",
+            "hn-worker-1 ClusterFirstWithHostNet");
+  }
+
+  @Test
   void theServiceIsMadeOnceAndAgainWhenDeleted() {
     TestJob job = perJob("llm").status(runningStatus()).build();
     List<Pod> pods = List.of(TestPods.of(job, "Leader", 0).running(), TestPods.of(job, "Worker", 0).running(),
