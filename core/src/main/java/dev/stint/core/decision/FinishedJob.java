@@ -6,6 +6,7 @@ import dev.stint.spi.ReplicaId;
 import dev.stint.spi.TrainingJob;
 import dev.stint.spi.api.ReplicaStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
 import java.util.SortedSet;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,6 +39,23 @@ final class FinishedJob {
     }
   }
 
+  /**
+   * A replica's Service goes once its pod is going or gone. A running pod's deletion is made conditional on the pod
+   * as last seen; when two workers end together, the cache may show one still running, and deleting its Service with
+   * it left a kept, completed pod without its Service.
+   */
+  private static <J extends TrainingJob<?>> void deleteServicesOfPodsGone(DecisionBuilder<J> out, Observed observed) {
+    String jobService = ReplicaHosts.jobService(out.ctx().job());
+    for (Service service : observed.services()) {
+      String name = service.getMetadata().getName();
+      boolean podStays = observed.pods().stream().anyMatch(p -> name.equals(p.getMetadata().getName())
+          && PodState.of(p) != PodState.TERMINATING);
+      if (!podStays && !(out.ctx().jobService() && name.equals(jobService))) {
+        deleteOnce(out, new Action.DeleteService(name));
+      }
+    }
+  }
+
   static <J extends TrainingJob<?>> void cleanup(DecisionBuilder<J> out, Observed observed) {
     JobContext<J> ctx = out.ctx();
     // nothing new starts once the job has ended
@@ -49,10 +67,15 @@ final class FinishedJob {
         continue;
       }
       String name = pod.getMetadata().getName();
-      deleteOnce(out, state.finished() ? new Action.DeletePod(name, "cleanPodPolicy All")
-          : new Action.DeletePod(name, "job finished", pod.getMetadata().getResourceVersion()));
-      observed.service(name).ifPresent(s -> deleteOnce(out, new Action.DeleteService(name)));
+      if (state.finished()) {
+        deleteOnce(out, new Action.DeletePod(name, "cleanPodPolicy All"));
+        observed.service(name).ifPresent(s -> deleteOnce(out, new Action.DeleteService(name)));
+      } else {
+        // only the pod as last seen: one that ended meanwhile stays, so its Service goes only once the pod does
+        deleteOnce(out, new Action.DeletePod(name, "job finished", pod.getMetadata().getResourceVersion()));
+      }
     }
+    deleteServicesOfPodsGone(out, observed);
     deleteJobServiceWithTheLastPod(out, observed, deleteFinished);
     SupportingResources.deleteRunningOnly(out, observed);
     PodsWaitingPolicy.clear(out.status()); // nothing waits to start in a job that has ended

@@ -241,20 +241,34 @@ class JobDeciderTest {
 
   static Stream<Arguments> cleanPodPolicies() {
     return Stream.of(
-        Arguments.of(null, List.of("j-worker-1")),
-        Arguments.of("None", List.of("j-worker-1")),
-        Arguments.of("Running", List.of("j-worker-1")),
-        Arguments.of("All", List.of("j-worker-0", "j-worker-1")));
+        Arguments.of(null, List.of("j-worker-1"), List.of()),
+        Arguments.of("None", List.of("j-worker-1"), List.of()),
+        Arguments.of("Running", List.of("j-worker-1"), List.of()),
+        Arguments.of("All", List.of("j-worker-0", "j-worker-1"), List.of("j-worker-0")));
   }
 
+  /**
+   * A running pod's Service goes once the pod is seen going, not with the deletion's request: that deletion holds
+   * only for the pod as last seen, and a pod that ended meanwhile is kept, with its Service (a review saw a kept,
+   * completed worker without it when two workers ended together).
+   */
   @ParameterizedTest(name = "cleanPodPolicy {0}")
   @MethodSource("cleanPodPolicies")
-  void finishedJobKeepsFinishedPodsAsCleanPodPolicySays(String policy, List<String> deleted) {
+  void finishedJobKeepsFinishedPodsAsCleanPodPolicySays(String policy, List<String> deleted, List<String> services) {
     TestJob job = TestJobs.job("j").workers(2).runPolicy(p -> p.setCleanPodPolicy(policy))
         .status(finished("Succeeded", 5)).build();
     Decision d = decide(job, List.of(TestPods.of(job, "Worker", 0).succeeded(), TestPods.of(job, "Worker", 1).running()));
     assertThat(actions(d, Action.DeletePod.class)).extracting(Action.DeletePod::name).containsExactlyElementsOf(deleted);
-    assertThat(actions(d, Action.DeleteService.class)).extracting(Action.DeleteService::name).containsExactlyElementsOf(deleted);
+    assertThat(actions(d, Action.DeleteService.class)).extracting(Action.DeleteService::name)
+        .containsExactlyElementsOf(services);
+
+    Pod going = TestPods.of(job, "Worker", 1).terminating();
+    List<Pod> next = "All".equals(policy) ? List.of(going) : List.of(TestPods.of(job, "Worker", 0).succeeded(), going);
+    Decision after = decide(job, next, servicesFor(List.of(TestPods.of(job, "Worker", 0).succeeded(), going)));
+    assertThat(actions(after, Action.DeleteService.class)).extracting(Action.DeleteService::name)
+        .as("the Service of the pod going, and of one already gone")
+        .containsExactlyElementsOf("All".equals(policy) ? List.of("j-worker-0", "j-worker-1") : List.of("j-worker-1"));
+    assertThat(actions(after, Action.DeletePod.class)).isEmpty();
   }
 
   @Test
