@@ -68,7 +68,10 @@ class ChartTemplateVariantsIT {
         new Variant("gang-scheduling",
             UserKustomization.deployWith("gang-scheduling", "--gang-scheduler-name=volcano"),
             "gangScheduling: {schedulerName: volcano}"),
-        new Variant("kueue", UserKustomization.deployWith("kueue", "--kueue=native"), "kueue: {mode: native}"))
+        new Variant("kueue", UserKustomization.deployWith("kueue", "--kueue=native"), "kueue: {mode: native}"),
+        // a namespaced operator still reads Kueue's cluster-wide objects (it could not start without: a review)
+        new Variant("kueue-namespaced", UserKustomization.deployWith("deploy/overlays/namespaced", "kueue",
+            "--kueue=native"), "{watchNamespaces: [team-a, team-b], kueue: {mode: native}}"))
         .map(Arguments::of);
   }
 
@@ -85,6 +88,9 @@ class ChartTemplateVariantsIT {
     for (String role : List.of("", "-edit", "-view")) { // the operator's, and the two users get through aggregation
       assertThat(clusterRole(charted, "stint" + role)).as("ClusterRole stint%s", role)
           .isEqualTo(clusterRole(kustomized, "stint" + role));
+    }
+    if (variant.name().startsWith("kueue")) { // the cluster-wide reads of --kueue=native, bound cluster-wide
+      assertThat(clusterRole(charted, "stint-kueue-reads")).isEqualTo(clusterRole(kustomized, "stint-kueue-reads"));
     }
     assertThat(one(charted, Role.class).getRules()).as("leader-election Role rules")
         .isEqualTo(one(kustomized, Role.class).getRules());

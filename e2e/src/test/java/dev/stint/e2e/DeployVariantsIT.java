@@ -105,7 +105,8 @@ class DeployVariantsIT {
 
   @Test
   void theKueueComponentAddsWorkloadsAndReadsFlavorsAndPriorities() throws IOException {
-    List<PolicyRule> rules = rulesWithComponent("kueue");
+    List<HasMetadata> objects = DeployedOperator.build(client, UserKustomization.deployWith("kueue"));
+    List<PolicyRule> rules = clusterRole(objects).getRules();
 
     assertThat(rules).anySatisfy(r -> {
       assertThat(r.getResources()).containsExactly("workloads");
@@ -115,12 +116,19 @@ class DeployVariantsIT {
       assertThat(r.getResources()).containsExactly("workloads/status");
       assertThat(r.getVerbs()).containsExactly("get", "update", "patch");
     });
-    assertThat(rules).anySatisfy(r -> {
+    assertThat(rules).anySatisfy(r -> assertThat(r.getResources()).contains("secrets")); // deploy/'s, kept
+    // the reads of cluster-wide objects: a role of their own, bound cluster-wide also under overlays/namespaced
+    List<PolicyRule> reads = objects.stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast)
+        .filter(r -> "stint-kueue-reads".equals(r.getMetadata().getName())).findFirst().orElseThrow().getRules();
+    assertThat(reads).anySatisfy(r -> {
       assertThat(r.getResources()).containsExactly("resourceflavors", "workloadpriorityclasses");
       assertThat(r.getVerbs()).containsExactly("get", "list", "watch");
     });
-    assertThat(rules).anySatisfy(r -> assertThat(r.getResources()).containsExactly("priorityclasses"));
-    assertThat(rules).anySatisfy(r -> assertThat(r.getResources()).contains("secrets")); // deploy/'s, kept
+    assertThat(reads).anySatisfy(r -> assertThat(r.getResources()).containsExactly("localqueues"));
+    assertThat(reads).anySatisfy(r -> assertThat(r.getResources()).containsExactly("priorityclasses"));
+    assertThat(rules).noneSatisfy(r -> assertThat(r.getResources()).contains("resourceflavors"));
+    assertThat(objects).filteredOn(o -> o instanceof io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding)
+        .extracting(o -> o.getMetadata().getName()).contains("stint-kueue-reads");
   }
 
   private static List<String> args(List<HasMetadata> objects) {

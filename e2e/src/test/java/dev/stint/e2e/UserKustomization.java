@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A kustomization of the user's, written in a new folder of e2e/target: deploy/ with one of its components, as the
- * component's comment says to use it. Returns the folder relative to the repository, as kustomize is given it.
+ * A kustomization of the user's, written in a new folder of e2e/target: deploy/ (or one of its overlays) with one of
+ * its components, as the component's comment says to use it. Returns the folder relative to the repository, as kustomize is given it.
  */
 final class UserKustomization {
   private UserKustomization() { }
@@ -18,13 +18,22 @@ final class UserKustomization {
 
   /** deploy/ and the component, and the flag its comment says to add to the operator, spelled as it spells it. */
   static String deployWith(String component, String flag) throws IOException {
-    return write(component, """
+    return deployWith("deploy", component, flag);
+  }
+
+  /** An overlay of deploy/ (or deploy/ itself) and the component, with its flag. */
+  static String deployWith(String base, String component, String flag) throws IOException {
+    return write(base, component, """
         patches: [{target: {kind: Deployment, name: stint}, patch: '[{"op": "add",
           "path": "/spec/template/spec/containers/0/args/-", "value": "%s"}]'}]
         """.formatted(flag));
   }
 
   private static String write(String component, String patches) throws IOException {
+    return write("deploy", component, patches);
+  }
+
+  private static String write(String base, String component, String patches) throws IOException {
     Path dir = Files.createTempDirectory(Files.createDirectories(LocalCluster.ROOT.resolve("e2e/target")),
         component + "-");
     Files.writeString(dir.resolve("kustomization.yaml"), """
@@ -32,7 +41,7 @@ final class UserKustomization {
         kind: Kustomization
         resources: [%s]
         components: [%s]
-        """.formatted(dir.relativize(LocalCluster.ROOT.resolve("deploy")),
+        """.formatted(dir.relativize(LocalCluster.ROOT.resolve(base)),
         dir.relativize(LocalCluster.ROOT.resolve("deploy/components/" + component))) + patches);
     return LocalCluster.ROOT.relativize(dir).toString();
   }
