@@ -100,7 +100,8 @@ public final class JobLifecycleMetrics {
    */
   public void record(String uid, String kind, JobStatus before, JobStatus after, int podsLeft, Instant decidedAt) {
     Instant now = clock.instant();
-    if (became(before, after, "Suspended")) {
+    // a job created suspended (every job Kueue queues) stops nothing: timed, it would drown the real suspensions
+    if (became(before, after, "Suspended") && before.getStartTime() != null) {
       time(SUSPEND_TO_INACTIVE, "Seconds from a suspension request to no active replica", kind, decidedAt, now);
       suspending.put(uid, decidedAt);
       resuming.remove(uid);

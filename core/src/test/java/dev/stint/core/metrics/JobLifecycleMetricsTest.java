@@ -42,11 +42,27 @@ class JobLifecycleMetricsTest {
     metrics.close();
   }
 
+  /** A job that has started: it has a startTime. */
+  static JobStatus started(String... trueConditions) {
+    JobStatus s = status(trueConditions);
+    s.setStartTime("2026-01-01T00:00:00Z");
+    return s;
+  }
+
+  @Test
+  void aJobCreatedSuspendedStopsNothingAndIsNotTimed() {
+    lifecycle.record("u", "PyTorchJob", status(), status("Suspended"), 0, now);
+    lifecycle.record("u", "PyTorchJob", status("Suspended"), status("Suspended"), 0, now);
+
+    assertThat(scrape().value("stint_suspend_to_inactive_seconds_count", "kind", "PyTorchJob")).isZero();
+    assertThat(scrape().value("stint_suspend_to_no_pods_seconds_count", "kind", "PyTorchJob")).isZero();
+  }
+
   @Test
   void suspendAndResumeLatencies() {
     Instant request = now;
     now = now.plusMillis(300);
-    lifecycle.record("u", "PyTorchJob", status("Running"), status("Suspended"), 3, request);
+    lifecycle.record("u", "PyTorchJob", started("Running"), status("Suspended"), 3, request);
     assertThat(scrape().value("stint_suspend_to_inactive_seconds_count", "kind", "PyTorchJob")).isEqualTo(1);
     assertThat(scrape().value("stint_suspend_to_inactive_seconds_bucket", "kind", "PyTorchJob", "le", "0.25"))
         .isZero();

@@ -32,7 +32,7 @@ class StintMetricsTest {
   void histogramBucketsAreInNumericOrderEndingWithInf() {
     JobLifecycleMetrics lifecycle = new JobLifecycleMetrics(metrics, Clock.systemUTC());
     Instant start = Instant.now().minusSeconds(3);
-    lifecycle.record("u", "PyTorchJob", JobLifecycleMetricsTest.status("Running"),
+    lifecycle.record("u", "PyTorchJob", JobLifecycleMetricsTest.started("Running"),
         JobLifecycleMetricsTest.status("Suspended"), 2, start);
     metrics.timer("stint.test.latency", "a test", "TFJob", StintMetrics.LATENCY_BUCKETS_SECONDS)
         .record(Duration.ofMillis(700));
