@@ -45,6 +45,12 @@ class ChartTemplateValuesIT {
     // an unquoted off is YAML's false: it means off
     assertThat(container(helm.template("kueue: {mode: off}")).getArgs()).noneMatch(a -> a.startsWith("--kueue"));
     assertRefused("frameworks: [jax]", "no job kind is served");
+    // alerts with nothing scraped (StintNoLeader fires for ever), a Lease the API server would refuse (a review)
+    assertRefused("metrics: {enabled: false, prometheusRule: {enabled: true}}",
+        "metrics.serviceMonitor and metrics.prometheusRule need metrics.enabled");
+    assertRefused("metrics: {enabled: false, serviceMonitor: {enabled: true}}",
+        "metrics.serviceMonitor and metrics.prometheusRule need metrics.enabled");
+    assertRefused("leaderElection: {id: Bad_ID}", "leaderElection.id \"Bad_ID\" is not a valid Lease name");
     // the last of a repeated flag wins: extraArgs cannot undo a flag the chart sets (two writers, a port unscraped)
     assertRefused("extraArgs: [--leader-election=false]", "extraArgs: --leader-election is the chart's to set");
     assertRefused("extraArgs: [--verbose, --metrics-port=9999]", "extraArgs: --metrics-port is the chart's");

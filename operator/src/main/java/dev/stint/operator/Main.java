@@ -42,15 +42,20 @@ public final class Main {
         out.println(OperatorOptions.USAGE);
         return 0;
       }
+      if (options.command() == OperatorOptions.Command.VERSION) {
+        out.println("stint " + StintVersion.current());
+        return 0;
+      }
       // the demo's output is its table: the operator's INFO lines are hidden unless --verbose
       LogSetup.configure(options.logFormat(), options.command() == OperatorOptions.Command.DEMO && !options.verbose());
       try (PluginDirDiscovery plugins = loadPlugins(options.pluginsDir())) {
         FrameworkSelection.Selection selection = FrameworkSelection.select(discover(plugins), options.frameworks());
-        LoggerFactory.getLogger(Main.class).info("Frameworks: {}", selection.describe());
+        LoggerFactory.getLogger(Main.class).info("Stint {}. Frameworks: {}", StintVersion.current(),
+            selection.describe());
         return switch (options.command()) {
           case RUN -> new ClusterRun(selection.registry(), options, env).run();
           case DEMO -> demo(selection.registry(), options, out);
-          case HELP -> 0;
+          case HELP, VERSION -> 0;
         };
       }
     } catch (CommandFailure e) {

@@ -55,7 +55,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
   public static final LeaderElection DEFAULT_LEADER_ELECTION = new LeaderElection(true, null, DEFAULT_LEASE_NAME);
 
   /** The subcommands. */
-  public enum Command { RUN, DEMO, HELP }
+  public enum Command { RUN, DEMO, HELP, VERSION }
 
   /** {@code --log-format}: one human-readable line per event, or one JSON object per line. */
   public enum LogFormat { TEXT, JSON }
@@ -144,6 +144,7 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
       "  --examples=DIR            demo: jobs to create (default: ./examples, else the copy in the jar)",
       "  --verbose                 demo: show the operator's logs",
       "  --help                    show this help",
+      "  --version                 print the version of this build (also: stint version)",
       "",
       "Every option of run can also be set by an environment variable STINT_<OPTION>, dashes as underscores",
       "(--kube-api-qps: STINT_KUBE_API_QPS); an option on the command line wins over its variable, and an empty",
@@ -163,6 +164,9 @@ public record OperatorOptions(Command command, List<String> frameworks, Integer 
   public static OperatorOptions parse(List<String> args, boolean clusterConfigured, Map<String, String> env) {
     if (args.contains("--help") || args.contains("-h")) {
       return defaults(Command.HELP);
+    }
+    if (args.contains("--version") || List.of("version").equals(args)) {
+      return defaults(Command.VERSION);
     }
     Command command = null;
     Map<String, String> options = new LinkedHashMap<>();

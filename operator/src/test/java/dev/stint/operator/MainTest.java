@@ -32,6 +32,16 @@ class MainTest {
   }
 
   @Test
+  void versionPrintsTheBuildsVersionAndNothingElse() {
+    assertThat(run("--version")).isZero();
+    // the module's classes, not the shaded jar whose manifest names the version (OperatorImageTest reads that one)
+    assertThat(out()).isEqualTo("stint dev" + System.lineSeparator());
+    out.reset();
+    assertThat(run("version")).isZero();
+    assertThat(out()).isEqualTo("stint dev" + System.lineSeparator());
+  }
+
+  @Test
   void anUnknownFrameworkExitsTwoListingTheAvailableOnes() {
     assertThat(run("demo", "--frameworks=nope")).isEqualTo(2);
     assertThat(err()).contains("stint: unknown framework 'nope'; available: ").contains("sleep")
