@@ -86,8 +86,8 @@ class CrdValidationIT extends CrdOnApiServer {
         Arguments.of("a rendezvous port that is no port", job("big-rdzv-port", "", WORKER,
             "  elasticPolicy: {rdzvPort: 70000}\n"),
             "spec.elasticPolicy.rdzvPort in body should be less than or equal to 65535"),
-        Arguments.of("nprocPerNode torchrun refuses", job("bogus-nproc", MASTER, WORKER, "  nprocPerNode: bogus\n"),
-            "spec.nprocPerNode in body should match '^(auto|cpu|gpu|[1-9][0-9]*)$'"),
+        Arguments.of("nprocPerNode torchrun refuses", job("bad-nproc", MASTER, WORKER, "  nprocPerNode: \"0\"\n"),
+            "spec.nprocPerNode in body should match '^([a-z][a-z0-9_]*|[1-9][0-9]*)$'"),
         Arguments.of("an autoscaler target beyond int32", job("big-utilization", "", WORKER,
             "  elasticPolicy: {metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, "
                 + "averageUtilization: 3000000000}}}]}\n"),

@@ -68,11 +68,16 @@ final class DeletionsInFlight {
         .toList();
   }
 
-  /** Remembers the pod deletions among {@code applied}, which went through. */
+  /**
+   * Remembers the pod deletions among {@code applied}, which went through. Not one made only for the pod as last seen
+   * (a running pod of a job that has ended): the API server refuses it when the pod changed meanwhile (it ended too,
+   * and stays), and remembered, it would show a pod that stays as going, its Service deleted with it. Sent again on
+   * a lagging cache, it costs one request that is refused or finds the pod gone.
+   */
   void sent(String jobUid, List<Action> applied, List<Pod> observed) {
     Map<String, Pod> byName = null;
     for (Action a : applied) {
-      if (a instanceof Action.DeletePod d) {
+      if (a instanceof Action.DeletePod d && (d.resourceVersion() == null || d.carrierJob() != null)) {
         byName = byName == null ? byName(observed) : byName;
         Pod pod = byName.get(d.name());
         if (pod != null && pod.getMetadata().getUid() != null && pod.getMetadata().getResourceVersion() != null) {

@@ -42,6 +42,18 @@ class DeletionsInFlightTest {
   }
 
   @Test
+  void aDeletionOnlyOfThePodAsLastSeenIsNotTakenForDone() {
+    Action.DeletePod conditional = new Action.DeletePod("a", "job finished", "10");
+    List<Pod> observed = List.of(pod("a", "ua", "10"));
+    deletions.sent("job", List.of(conditional), observed);
+
+    // refused if the pod ended meanwhile: it stays, and must not look like a pod going (its Service would go)
+    assertThat(deletions.asTheDecisionSees("job", observed, "2026-12-07T00:00:00Z"))
+        .allSatisfy(p -> assertThat(p.getMetadata().getDeletionTimestamp()).isNull());
+    assertThat(deletions.unsent("job", List.of(conditional), observed)).containsExactly(conditional);
+  }
+
+  @Test
   void aNewPodOfTheSameNameIsDeletedWhenTheDecisionSaysSo() {
     deletions.sent("job", List.of(DELETE_A), List.of(pod("a", "ua", "10")));
 

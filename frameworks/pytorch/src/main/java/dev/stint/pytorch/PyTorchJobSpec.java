@@ -57,9 +57,9 @@ public class PyTorchJobSpec extends KubeflowJobSpec<RunPolicy> {
   private Map<String, ReplicaSpec> pytorchReplicaSpecs;
 
   @JsonProperty("nprocPerNode")
-  @JsonPropertyDescription("Number of processes per node: auto, cpu, gpu or a positive integer. Defaults to auto "
-      + "(unless the deprecated elasticPolicy.nProcPerNode is set).")
-  @Pattern("^(auto|cpu|gpu|[1-9][0-9]*)$") // what torchrun's --nproc-per-node takes; a schema pattern costs no CEL
+  @JsonPropertyDescription("Number of processes per node: auto, cpu, gpu, another device type torchrun knows (xpu, "
+      + "npu, ...) or a positive integer. Defaults to auto (unless the deprecated elasticPolicy.nProcPerNode is set).")
+  @Pattern(PyTorchJobValidation.NPROC_PER_NODE_PATTERN) // torchrun's --nproc-per-node; a pattern costs no CEL
   private String nprocPerNode;
 
   public ElasticPolicy getElasticPolicy() { return elasticPolicy; }

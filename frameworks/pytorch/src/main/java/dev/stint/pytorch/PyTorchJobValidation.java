@@ -13,8 +13,12 @@ import java.util.regex.Pattern;
  */
 final class PyTorchJobValidation {
 
-  /** What torchrun's {@code --nproc-per-node} accepts. */
-  private static final Pattern NPROC_PER_NODE = Pattern.compile("auto|cpu|gpu|[1-9][0-9]*");
+  /**
+   * What torchrun's {@code --nproc-per-node} takes: a positive count, or a word ({@code auto}, {@code cpu},
+   * {@code gpu}, {@code xpu}, a device backend's name such as {@code npu}); the CRD has the same pattern.
+   */
+  static final String NPROC_PER_NODE_PATTERN = "^([a-z][a-z0-9_]*|[1-9][0-9]*)$";
+  private static final Pattern NPROC_PER_NODE = Pattern.compile(NPROC_PER_NODE_PATTERN);
   private static final int MAX_PORT = 65535;
 
   private PyTorchJobValidation() { }
@@ -27,7 +31,7 @@ final class PyTorchJobValidation {
     List<String> problems = new ArrayList<>();
     replicaProblems(spec, problems);
     if (spec.getNprocPerNode() != null && !NPROC_PER_NODE.matcher(spec.getNprocPerNode()).matches()) {
-      problems.add("spec.nprocPerNode: must be auto, cpu, gpu or a positive integer, not \""
+      problems.add("spec.nprocPerNode: must be auto, cpu, gpu, a device type or a positive integer, not \""
           + spec.getNprocPerNode() + "\"");
     }
     if (spec.getElasticPolicy() != null) {

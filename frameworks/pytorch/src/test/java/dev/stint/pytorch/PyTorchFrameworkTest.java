@@ -114,10 +114,10 @@ class PyTorchFrameworkTest {
 
   static Stream<Arguments> invalidJobs() {
     return Stream.of(
-        Arguments.of("nprocPerNode not a count", TestPyTorchJobs.job("j").workers(1).nprocPerNode("many").build(),
-            List.of("spec.nprocPerNode: must be auto, cpu, gpu or a positive integer, not \"many\"")),
+        Arguments.of("nprocPerNode not a count", TestPyTorchJobs.job("j").workers(1).nprocPerNode("4 gpus").build(),
+            List.of("spec.nprocPerNode: must be auto, cpu, gpu, a device type or a positive integer, not \"4 gpus\"")),
         Arguments.of("nprocPerNode zero", TestPyTorchJobs.job("j").workers(1).nprocPerNode("0").build(),
-            List.of("spec.nprocPerNode: must be auto, cpu, gpu or a positive integer, not \"0\"")),
+            List.of("spec.nprocPerNode: must be auto, cpu, gpu, a device type or a positive integer, not \"0\"")),
         Arguments.of("elastic min above max", elastic(e -> { e.setMinReplicas(4); e.setMaxReplicas(2); }),
             List.of("spec.elasticPolicy.maxReplicas: must not be less than minReplicas (4)")),
         Arguments.of("elastic bounds below 1", elastic(e -> { e.setMinReplicas(0); e.setMaxReplicas(0); }),
@@ -142,6 +142,9 @@ class PyTorchFrameworkTest {
   @Test
   void validJobsHaveNoProblems() {
     assertThat(framework.validate(TestPyTorchJobs.job("j").master(1).workers(2).nprocPerNode("8").build())).isEmpty();
+    // torchrun's other device types, as upstream's CRD lets them through (Intel's xpu, Ascend's npu)
+    assertThat(framework.validate(TestPyTorchJobs.job("j").master(1).workers(2).nprocPerNode("xpu").build())).isEmpty();
+    assertThat(framework.validate(TestPyTorchJobs.job("j").master(1).workers(2).nprocPerNode("npu").build())).isEmpty();
     assertThat(framework.validate(elastic(e -> { e.setMinReplicas(1); e.setMaxReplicas(3); }))).isEmpty();
   }
 
