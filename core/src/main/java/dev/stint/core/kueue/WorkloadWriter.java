@@ -330,23 +330,15 @@ public final class WorkloadWriter implements AutoCloseable {
     });
   }
 
-  /**
-   * {@link #release} in the background the Workload of that name, if it is the gone job's (its owner) and the API
-   * server confirms the job is gone: a Workload that Kueue's own integration made for a job of Stint's kinds, which
-   * Stint does not watch.
-   */
+  /** As above, for a Workload Stint does not watch (Kueue's own integration made it): only if the gone job owns it. */
   public void releaseLater(String namespace, String name, String jobUid, Class<? extends HasMetadata> jobType) {
     background.execute(() -> {
-      GenericKubernetesResource found;
       try {
-        found = client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).withName(name).get();
+        var found = client.genericKubernetesResources(KueueApi.WORKLOADS).inNamespace(namespace).withName(name).get();
+        WorkloadView.Owner owner = found == null ? null : WorkloadView.ownerOf(found);
+        if (owner != null && jobUid.equals(owner.uid()) && !jobExists(found, jobType)) release(found);
       } catch (KubernetesClientException e) {
         LOG.warn("Workload {}/{} of a deleted job not read: {}", namespace, name, e.getMessage());
-        return;
-      }
-      WorkloadView.Owner owner = found == null ? null : WorkloadView.ownerOf(found);
-      if (owner != null && jobUid.equals(owner.uid()) && !jobExists(found, jobType)) {
-        release(found);
       }
     });
   }
